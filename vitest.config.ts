@@ -2,12 +2,27 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    reporters: process.env.CI ? ['default', 'json'] : ['default'],
+    outputFile: { json: '.data/test-results.json' },
     projects: [
       {
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
           environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['test/support/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 180_000,
+          // Two cores: a few files at once keeps PostgreSQL and Temporal busy without thrashing.
+          maxWorkers: 3,
+          fileParallelism: true,
         },
       },
     ],

@@ -1,0 +1,57 @@
+import type { Db, DbOrTx } from '../../db/client';
+import { insertAudit } from '../../db/queries/access-audit';
+import { getCapability } from '../../db/queries/catalog';
+import { deleteGrant, getSubscription, upsertGrant, type Level } from '../../db/queries/entitlements';
+import { getMember } from '../../db/queries/tenants';
+import { AppError, conflict, notFound } from '../../domain/errors';
+
+export interface GrantInput {
+  tenantId: string;
+  userId: string;
+  code: string;
+  level: Level;
+  actor: string;
+  /** Audit context, e.g. the access request that led to this grant. */
+  via?: Record<string, unknown>;
+}
+
+/**
+ * The one path that sets a grant: direct grants and approvals both come through here.
+ * 404 unknown capability, 409 tenant not subscribed (ACTIVE), 422 target not a member.
+ */
+export async function setGrant(tx: DbOrTx, g: GrantInput) {
+  const capability = await getCapability(tx, g.code);
+  if (!capability) throw notFound(`Capability ${g.code}`, 'capability-not-found');
+  const subscription = await getSubscription(tx, g.tenantId, g.code);
+  if (subscription?.status !== 'ACTIVE') {
+    throw conflict('tenant-not-subscribed', `Tenant has no ACTIVE subscription to ${g.code}`);
+  }
+  if (!(await getMember(tx, g.tenantId, g.userId))) {
+    throw new AppError('not-a-member', 422, `User ${g.userId} is not a member of this tenant`);
+  }
+  const row = await upsertGrant(tx, g.tenantId, g.userId, g.code, g.level, g.actor);
+  await insertAudit(tx, {
+    tenantId: g.tenantId,
+    actor: g.actor,
+    action: 'grant.set',
+    subjectUserId: g.userId,
+    capabilityCode: g.code,
+    detail: { level: g.level, ...g.via },
+  });
+  return row;
+}
+
+export async function revokeGrant(db: Db, tenantId: string, userId: string, code: string, actor: string) {
+  return db.transaction(async (tx) => {
+    const removed = await deleteGrant(tx, tenantId, userId, code);
+    if (!removed) throw notFound(`Grant of ${code} to ${userId}`, 'grant-not-found');
+    await insertAudit(tx, {
+      tenantId,
+      actor,
+      action: 'grant.revoke',
+      subjectUserId: userId,
+      capabilityCode: code,
+      detail: { level: removed.level },
+    });
+  });
+}

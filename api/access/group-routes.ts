@@ -1,0 +1,110 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { addGroupMember, removeGroupMember, roleGroupId } from '../../db/queries/membership';
+import { getMember, getRoleGroup, insertRoleGroup, listGroupMembers, listRoleGroups } from '../../db/queries/tenants';
+import { conflict, notFound } from '../../domain/errors';
+import { ownerOrOperator, pathTenant, tenantIdentity, userIdentity } from '../middleware/identity';
+import {
+  createRouter,
+  jsonBody,
+  jsonContent,
+  noContent,
+  problemResponses,
+  tenantParam,
+  userParam,
+} from '../openapi';
+import { Group, GroupBody, GroupMember, toIso } from './schemas';
+import { requireMember } from './tenants-service';
+
+const tags = ['Access: candidate groups'];
+const owner = [userIdentity, tenantIdentity, pathTenant, ownerOrOperator];
+const groupParam = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9_-]{0,62}$/)
+  .openapi({ param: { name: 'g', in: 'path' }, description: 'Group name' });
+
+export function groupRoutes() {
+  const app = createRouter();
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/tenants/{t}/candidate-groups',
+      tags,
+      summary: "The tenant's role groups (never the ownership group)",
+      middleware: owner,
+      request: { params: z.object({ t: tenantParam }) },
+      responses: { 200: jsonContent(z.array(Group)), ...problemResponses(400, 403, 404) },
+    }),
+    async (c) => {
+      const rows = await listRoleGroups(c.get('deps').db, c.req.valid('param').t);
+      return c.json(rows.map((r) => ({ ...r, id: r.name, createdAt: toIso(r.createdAt) })), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/tenants/{t}/candidate-groups',
+      tags,
+      summary: 'Create a role group',
+      middleware: owner,
+      request: { params: z.object({ t: tenantParam }), body: jsonBody(GroupBody) },
+      responses: { 201: jsonContent(Group, 'Created'), ...problemResponses(400, 403, 404, 409) },
+    }),
+    async (c) => {
+      const t = c.req.valid('param').t;
+      const { name, description } = c.req.valid('json');
+      const row = await insertRoleGroup(c.get('deps').db, t, roleGroupId(t, name), name, description ?? null);
+      if (!row) throw conflict('group-exists', `Group ${name} already exists`);
+      return c.json({ id: name, name, description: row.description, memberCount: 0, createdAt: toIso(row.createdAt) }, 201);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/tenants/{t}/candidate-groups/{g}/members',
+      tags,
+      summary: 'Members of a role group',
+      middleware: owner,
+      request: { params: z.object({ t: tenantParam, g: groupParam }) },
+      responses: { 200: jsonContent(z.array(GroupMember)), ...problemResponses(400, 403, 404) },
+    }),
+    async (c) => {
+      const { t, g } = c.req.valid('param');
+      const db = c.get('deps').db;
+      if (!(await getRoleGroup(db, t, roleGroupId(t, g)))) throw notFound('Group', 'group-not-found');
+      const rows = await listGroupMembers(db, roleGroupId(t, g));
+      return c.json(rows.map((r) => ({ ...r, addedAt: toIso(r.addedAt) })), 200);
+    },
+  );
+
+  for (const method of ['put', 'delete'] as const) {
+    app.openapi(
+      createRoute({
+        method,
+        path: '/api/tenants/{t}/candidate-groups/{g}/members/{u}',
+        tags,
+        summary: method === 'put' ? 'Add a tenant member to a role group (idempotent)' : 'Remove a user from a role group',
+        middleware: owner,
+        request: { params: z.object({ t: tenantParam, g: groupParam, u: userParam }) },
+        responses: { 204: noContent, ...problemResponses(400, 403, 404, 422) },
+      }),
+      async (c) => {
+        const { t, g, u } = c.req.valid('param');
+        const db = c.get('deps').db;
+        const id = roleGroupId(t, g);
+        if (!(await getRoleGroup(db, t, id))) throw notFound('Group', 'group-not-found');
+        if (method === 'put') {
+          requireMember(await getMember(db, t, u), u);
+          await addGroupMember(db, id, u);
+        } else if (!(await removeGroupMember(db, id, u))) {
+          throw notFound('Group member', 'group-member-not-found');
+        }
+        return c.body(null, 204);
+      },
+    );
+  }
+
+  return app;
+}

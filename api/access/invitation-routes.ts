@@ -1,0 +1,166 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { createHash, randomBytes } from 'node:crypto';
+import { insertAudit } from '../../db/queries/access-audit';
+import {
+  consumeInvitation,
+  findInvitationByHash,
+  insertInvitation,
+  listInvitations,
+  revokeInvitation,
+  type InvitationRow,
+} from '../../db/queries/invitations';
+import { addGroupMember, ownerGroupId } from '../../db/queries/membership';
+import { insertMember } from '../../db/queries/tenants';
+import { AppError, conflict, notFound } from '../../domain/errors';
+import { ownerOrOperator, pathTenant, tenantIdentity, userIdentity } from '../middleware/identity';
+import {
+  createRouter,
+  jsonBody,
+  jsonContent,
+  noContent,
+  problemResponses,
+  tenantParam,
+  uuidParam,
+} from '../openapi';
+import { Invitation, InvitationBody, InvitationCreated, toIso } from './schemas';
+
+const tags = ['Access: invitations'];
+const owner = [userIdentity, tenantIdentity, pathTenant, ownerOrOperator];
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+function view(r: InvitationRow, now: Date) {
+  const status = r.acceptedAt
+    ? 'ACCEPTED'
+    : r.revokedAt
+      ? 'REVOKED'
+      : r.expiresAt <= now
+        ? 'EXPIRED'
+        : 'PENDING';
+  return {
+    id: r.id,
+    tenantId: r.tenantId,
+    email: r.email,
+    role: r.role,
+    status,
+    createdBy: r.createdBy,
+    createdAt: toIso(r.createdAt),
+    expiresAt: toIso(r.expiresAt),
+    acceptedBy: r.acceptedBy,
+  } as const;
+}
+
+export function invitationRoutes() {
+  const app = createRouter();
+  const now = (deps: { clock?: () => Date }) => (deps.clock ? deps.clock() : new Date());
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/tenants/{t}/invitations',
+      tags,
+      summary: 'List invitations (tokens are never shown again)',
+      middleware: owner,
+      request: { params: z.object({ t: tenantParam }) },
+      responses: { 200: jsonContent(z.array(Invitation)), ...problemResponses(400, 403, 404) },
+    }),
+    async (c) => {
+      const at = now(c.get('deps'));
+      const rows = await listInvitations(c.get('deps').db, c.req.valid('param').t);
+      return c.json(rows.map((r) => view(r, at)), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/tenants/{t}/invitations',
+      tags,
+      summary: 'Create an invitation; the token is returned once and works once until it expires',
+      middleware: owner,
+      request: { params: z.object({ t: tenantParam }), body: jsonBody(InvitationBody) },
+      responses: { 201: jsonContent(InvitationCreated, 'Created'), ...problemResponses(400, 403, 404) },
+    }),
+    async (c) => {
+      const { db, settings } = c.get('deps');
+      const t = c.req.valid('param').t;
+      const body = c.req.valid('json');
+      const token = randomBytes(32).toString('base64url');
+      const at = now(c.get('deps'));
+      const expiresAt = new Date(at.getTime() + settings['access.invitation-ttl-hours'] * 3_600_000);
+      const actor = c.get('caller').userId;
+      const row = await db.transaction(async (tx) => {
+        const inv = await insertInvitation(tx, {
+          tenantId: t,
+          tokenHash: hashToken(token),
+          email: body.email ?? null,
+          role: body.role,
+          createdBy: actor,
+          expiresAt,
+        });
+        await insertAudit(tx, { tenantId: t, actor, action: 'invitation.create', detail: { invitationId: inv.id, role: body.role } });
+        return inv;
+      });
+      return c.json({ ...view(row, at), token }, 201);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'delete',
+      path: '/api/tenants/{t}/invitations/{id}',
+      tags,
+      summary: 'Revoke an unused invitation',
+      middleware: owner,
+      request: { params: z.object({ t: tenantParam, id: uuidParam() }) },
+      responses: { 204: noContent, ...problemResponses(400, 403, 404) },
+    }),
+    async (c) => {
+      const { t, id } = c.req.valid('param');
+      if (!(await revokeInvitation(c.get('deps').db, t, id))) throw notFound('Open invitation', 'invitation-not-found');
+      return c.body(null, 204);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/invitations/{token}/accept',
+      tags,
+      summary: 'Accept an invitation: the caller becomes a member (and owner for a tenant-admin invitation)',
+      description: '404 for an unknown or revoked token, 409 once used, 410 once expired. No X-Tenant-Id: the token names the tenant.',
+      middleware: [userIdentity],
+      request: {
+        params: z.object({
+          token: z.string().regex(/^[A-Za-z0-9_-]{20,100}$/, 'malformed token').openapi({ param: { name: 'token', in: 'path' } }),
+        }),
+      },
+      responses: {
+        200: jsonContent(z.object({ tenantId: z.string(), role: z.enum(['member', 'tenant-admin']) })),
+        ...problemResponses(400, 404, 409, 410),
+      },
+    }),
+    async (c) => {
+      const { db } = c.get('deps');
+      const userId = c.get('userId');
+      const found = await findInvitationByHash(db, hashToken(c.req.valid('param').token));
+      if (!found || found.revokedAt) throw notFound('Invitation', 'invitation-not-found');
+      if (found.acceptedAt) throw conflict('invitation-used', 'This invitation has already been used');
+      if (found.expiresAt <= now(c.get('deps'))) {
+        throw new AppError('invitation-expired', 410, 'This invitation has expired');
+      }
+      await db.transaction(async (tx) => {
+        const consumed = await consumeInvitation(tx, found.id, userId);
+        if (!consumed) throw conflict('invitation-used', 'This invitation has already been used');
+        const t = found.tenantId;
+        await insertMember(tx, t, userId, found.role, found.createdBy);
+        await insertAudit(tx, { tenantId: t, actor: userId, action: 'invitation.accept', subjectUserId: userId, detail: { invitationId: found.id } });
+        if (found.role === 'tenant-admin' && (await addGroupMember(tx, ownerGroupId(t), userId))) {
+          await insertAudit(tx, { tenantId: t, actor: found.createdBy, action: 'owner.grant', subjectUserId: userId, detail: { via: 'invitation' } });
+        }
+      });
+      return c.json({ tenantId: found.tenantId, role: found.role }, 200);
+    },
+  );
+
+  return app;
+}

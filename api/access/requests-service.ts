@@ -1,0 +1,119 @@
+import type { Db } from '../../db/client';
+import { insertAudit } from '../../db/queries/access-audit';
+import {
+  decideAccessRequest,
+  getAccessRequest,
+  insertAccessRequest,
+} from '../../db/queries/access-requests';
+import { getCapability } from '../../db/queries/catalog';
+import { getGrant, getSubscription, type Level } from '../../db/queries/entitlements';
+import { AppError, conflict, forbidden, notFound } from '../../domain/errors';
+import type { Caller } from '../env';
+import { setGrant } from './grants-service';
+
+const covers = (held: Level, wanted: Level) => held === 'read-write' || wanted === 'read';
+
+export async function submitAccessRequest(
+  db: Db,
+  caller: Caller,
+  input: { capabilityCode: string; requestedLevel: Level; note?: string | undefined },
+) {
+  const { tenantId, userId } = caller;
+  const code = input.capabilityCode;
+  const capability = await getCapability(db, code);
+  if (!capability || capability.status === 'RETIRED') {
+    throw new AppError('capability-unknown', 422, `Capability ${code} is not in the catalog`);
+  }
+  const subscription = await getSubscription(db, tenantId, code);
+  if (subscription?.status !== 'ACTIVE') {
+    throw new AppError('capability-not-subscribed', 422, `Tenant is not subscribed to ${code}`);
+  }
+  const grant = await getGrant(db, tenantId, userId, code);
+  if (grant && covers(grant.level, input.requestedLevel)) {
+    throw conflict('already-granted', `Caller already holds ${grant.level} on ${code}`);
+  }
+  const row = await insertAccessRequest(db, {
+    tenantId,
+    userId,
+    capabilityCode: code,
+    requestedLevel: input.requestedLevel,
+    note: input.note ?? null,
+  });
+  if (!row) throw conflict('request-already-open', `An open request for ${code} already exists`);
+  return row;
+}
+
+export async function cancelAccessRequest(db: Db, caller: Caller, id: string) {
+  const row = await getAccessRequest(db, caller.tenantId, id);
+  if (!row) throw notFound('Access request', 'access-request-not-found');
+  if (row.userId !== caller.userId) {
+    throw forbidden('not-requester', 'Only the requester may cancel this request');
+  }
+  const cancelled = await decideAccessRequest(db, caller.tenantId, id, {
+    status: 'CANCELLED',
+    decidedBy: caller.userId,
+  });
+  if (!cancelled) throw conflict('request-not-pending', `Request is ${row.status}, not PENDING`);
+  return cancelled;
+}
+
+async function loadForDecision(db: Db, caller: Caller, id: string) {
+  const row = await getAccessRequest(db, caller.tenantId, id);
+  if (!row) throw notFound('Access request', 'access-request-not-found');
+  if (row.userId === caller.userId) {
+    throw forbidden('self-approval', 'A request is decided by another owner or an operator, never its requester');
+  }
+  return row;
+}
+
+/** Approve: the request flips and the grant is set in one transaction, via the direct-grant path. */
+export async function approveAccessRequest(db: Db, caller: Caller, id: string, level?: Level) {
+  const row = await loadForDecision(db, caller, id);
+  return db.transaction(async (tx) => {
+    const granted = level ?? row.requestedLevel;
+    const decided = await decideAccessRequest(tx, caller.tenantId, id, {
+      status: 'APPROVED',
+      decidedBy: caller.userId,
+      grantedLevel: granted,
+    });
+    if (!decided) throw conflict('request-not-pending', `Request is ${row.status}, not PENDING`);
+    await setGrant(tx, {
+      tenantId: caller.tenantId,
+      userId: row.userId,
+      code: row.capabilityCode,
+      level: granted,
+      actor: caller.userId,
+      via: { accessRequestId: id, requestedLevel: row.requestedLevel },
+    });
+    await insertAudit(tx, {
+      tenantId: caller.tenantId,
+      actor: caller.userId,
+      action: 'request.approve',
+      subjectUserId: row.userId,
+      capabilityCode: row.capabilityCode,
+      detail: { accessRequestId: id, level: granted },
+    });
+    return decided;
+  });
+}
+
+export async function denyAccessRequest(db: Db, caller: Caller, id: string, decisionNote?: string) {
+  const row = await loadForDecision(db, caller, id);
+  return db.transaction(async (tx) => {
+    const decided = await decideAccessRequest(tx, caller.tenantId, id, {
+      status: 'DENIED',
+      decidedBy: caller.userId,
+      decisionNote: decisionNote ?? null,
+    });
+    if (!decided) throw conflict('request-not-pending', `Request is ${row.status}, not PENDING`);
+    await insertAudit(tx, {
+      tenantId: caller.tenantId,
+      actor: caller.userId,
+      action: 'request.deny',
+      subjectUserId: row.userId,
+      capabilityCode: row.capabilityCode,
+      detail: { accessRequestId: id, decisionNote: decisionNote ?? null },
+    });
+    return decided;
+  });
+}

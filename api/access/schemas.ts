@@ -1,0 +1,178 @@
+import { z } from '@hono/zod-openapi';
+import { CAPABILITY_CODE, TENANT_ID, USER_ID } from '../openapi';
+
+export const Level = z.enum(['read', 'read-write']).openapi('Level');
+const iso = z.string().openapi({ format: 'date-time' });
+const code = z.string().regex(CAPABILITY_CODE, 'must be an upper-case capability code');
+
+export const Capability = z
+  .object({
+    code: z.string(),
+    name: z.string(),
+    route: z.string(),
+    icon: z.string(),
+    status: z.enum(['ACTIVE', 'BETA', 'RETIRED']),
+    tier: z.enum(['FREE', 'STANDARD', 'PREMIUM']).openapi({ description: 'Descriptive badge only; never enforced.' }),
+  })
+  .openapi('Capability');
+
+export const CapabilityBody = Capability.omit({ code: true }).extend({
+  icon: z.string().max(100).default(''),
+  status: z.enum(['ACTIVE', 'BETA', 'RETIRED']).default('ACTIVE'),
+  tier: z.enum(['FREE', 'STANDARD', 'PREMIUM']).default('STANDARD'),
+  name: z.string().trim().min(1).max(200),
+  route: z.string().trim().min(1).max(200),
+});
+export const CapabilityCreateBody = CapabilityBody.extend({ code }).openapi('CapabilityCreate');
+
+export const Subscription = z
+  .object({
+    tenantId: z.string(),
+    capabilityCode: z.string(),
+    capabilityName: z.string(),
+    route: z.string(),
+    icon: z.string(),
+    tier: z.string(),
+    status: z.enum(['ACTIVE', 'SUSPENDED']),
+    updatedBy: z.string(),
+    updatedAt: iso,
+  })
+  .openapi('Subscription');
+
+export const Grant = z
+  .object({
+    tenantId: z.string(),
+    userId: z.string(),
+    userName: z.string().nullable(),
+    capabilityCode: z.string(),
+    capabilityName: z.string(),
+    level: Level,
+    effectiveLevel: Level.nullable().openapi({ description: 'null while the subscription is not ACTIVE (rule 1)' }),
+    grantedBy: z.string(),
+    grantedAt: iso,
+  })
+  .openapi('Grant');
+
+export const GrantBody = z.object({ level: Level }).openapi('GrantBody');
+
+export const AccessRequest = z
+  .object({
+    id: z.string().uuid(),
+    tenantId: z.string(),
+    userId: z.string(),
+    userName: z.string().nullable(),
+    capabilityCode: z.string(),
+    capabilityName: z.string().nullable(),
+    requestedLevel: Level,
+    grantedLevel: Level.nullable(),
+    status: z.enum(['PENDING', 'APPROVED', 'DENIED', 'CANCELLED']),
+    note: z.string().nullable(),
+    decidedBy: z.string().nullable(),
+    decidedByName: z.string().nullable(),
+    decisionNote: z.string().nullable(),
+    createdAt: iso,
+    decidedAt: iso.nullable(),
+  })
+  .openapi('AccessRequest');
+
+export const AccessRequestBody = z
+  .object({
+    capabilityCode: code,
+    requestedLevel: Level,
+    note: z.string().max(2000).optional(),
+  })
+  .openapi('AccessRequestCreate');
+
+export const ApproveBody = z.object({ level: Level.optional() }).openapi('ApproveBody');
+export const DenyBody = z.object({ decisionNote: z.string().max(2000).optional() }).openapi('DenyBody');
+
+export const TenantBody = z
+  .object({
+    id: z.string().regex(TENANT_ID, 'must be lower-case letters, digits and dashes (max 63)'),
+    name: z.string().trim().min(1).max(200),
+  })
+  .openapi('TenantCreate');
+export const Tenant = z
+  .object({ id: z.string(), name: z.string(), createdBy: z.string(), createdAt: iso })
+  .openapi('Tenant');
+
+export const Member = z
+  .object({
+    userId: z.string(),
+    name: z.string().nullable(),
+    email: z.string().nullable(),
+    role: z.enum(['member', 'tenant-admin']),
+    isOwner: z.boolean(),
+    addedBy: z.string(),
+    joinedAt: iso,
+  })
+  .openapi('Member');
+
+export const RoleBody = z.object({ role: z.enum(['tenant-admin', 'member']) }).openapi('RoleBody');
+
+export const MyAccess = z
+  .object({
+    isOwner: z.boolean(),
+    isOperator: z.boolean(),
+    sections: z.array(z.enum(['manage-my-access', 'approve-requests', 'members', 'candidate-groups', 'invitations'])),
+  })
+  .openapi('MyAccess');
+
+export const AuditEntry = z
+  .object({
+    id: z.number().int(),
+    tenantId: z.string(),
+    actor: z.string(),
+    action: z.string(),
+    subjectUserId: z.string().nullable(),
+    capabilityCode: z.string().nullable(),
+    detail: z.record(z.string(), z.unknown()),
+    at: iso,
+  })
+  .openapi('AccessAuditEntry');
+
+export const InvitationBody = z
+  .object({
+    email: z.string().email().max(300).optional(),
+    role: z.enum(['member', 'tenant-admin']).default('member'),
+  })
+  .openapi('InvitationCreate');
+export const Invitation = z
+  .object({
+    id: z.string().uuid(),
+    tenantId: z.string(),
+    email: z.string().nullable(),
+    role: z.enum(['member', 'tenant-admin']),
+    status: z.enum(['PENDING', 'ACCEPTED', 'REVOKED', 'EXPIRED']),
+    createdBy: z.string(),
+    createdAt: iso,
+    expiresAt: iso,
+    acceptedBy: z.string().nullable(),
+  })
+  .openapi('Invitation');
+export const InvitationCreated = Invitation.extend({
+  token: z.string().openapi({ description: 'Shown once; only its hash is stored.' }),
+}).openapi('InvitationCreated');
+
+export const GroupBody = z
+  .object({
+    name: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, 'must be lower-case letters, digits, - and _'),
+    description: z.string().max(500).optional(),
+  })
+  .openapi('CandidateGroupCreate');
+export const Group = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string().nullable(),
+    memberCount: z.number().int(),
+    createdAt: iso,
+  })
+  .openapi('CandidateGroup');
+export const GroupMember = z
+  .object({ userId: z.string(), name: z.string().nullable(), addedAt: iso })
+  .openapi('CandidateGroupMember');
+
+export const userIdSchema = z.string().regex(USER_ID);
+export const toIso = (d: Date) => d.toISOString();
+export const toIsoOrNull = (d: Date | null) => (d ? d.toISOString() : null);

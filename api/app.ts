@@ -1,0 +1,53 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { catalogRoutes } from './access/catalog-routes';
+import { entitlementRoutes } from './access/entitlement-routes';
+import { groupRoutes } from './access/group-routes';
+import { invitationRoutes } from './access/invitation-routes';
+import { requestRoutes } from './access/request-routes';
+import { tenantRoutes } from './access/tenant-routes';
+import type { AppDeps } from './deps';
+import { docsRoutes } from './docs';
+import type { AppEnv } from './env';
+import { healthRoutes } from './health/routes';
+import { onError, onNotFound } from './middleware/errors';
+import { requestContext } from './middleware/request-context';
+
+/** The only place routes are mounted. */
+export function createApp(deps: AppDeps) {
+  const app = new OpenAPIHono<AppEnv>();
+  app.use('*', requestContext(deps));
+  app.onError(onError);
+  app.notFound(onNotFound);
+
+  app.route('/', healthRoutes());
+  app.route('/', catalogRoutes());
+  app.route('/', entitlementRoutes());
+  app.route('/', requestRoutes());
+  app.route('/', tenantRoutes());
+  app.route('/', invitationRoutes());
+  app.route('/', groupRoutes());
+  app.route('/', docsRoutes());
+
+  registerSecuritySchemes(app);
+  app.doc31('/openapi.json', {
+    openapi: '3.1.0',
+    info: {
+      title: 'Tenant capability platform',
+      version: '0.1.0',
+      description: [
+        'Tenant routes need `X-Tenant-Id` and `X-User-Id` (asserted by the gateway).',
+        'Errors are `application/problem+json` with a stable `code` (see the README error table).',
+        'Capability denials are 403 with code `capability-not-subscribed`, `capability-not-granted` or `capability-write-required`.',
+        'A record of another tenant answers 404 as if it did not exist.',
+      ].join('\n\n'),
+    },
+  });
+  return app;
+}
+
+function registerSecuritySchemes(app: OpenAPIHono<AppEnv>) {
+  const reg = app.openAPIRegistry;
+  reg.registerComponent('securitySchemes', 'UserId', { type: 'apiKey', in: 'header', name: 'X-User-Id' });
+  reg.registerComponent('securitySchemes', 'TenantId', { type: 'apiKey', in: 'header', name: 'X-Tenant-Id' });
+  reg.registerComponent('securitySchemes', 'InternalKey', { type: 'apiKey', in: 'header', name: 'X-Internal-Key' });
+}

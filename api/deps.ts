@@ -1,0 +1,17 @@
+import type { Client } from '@temporalio/client';
+import type { Logger } from 'pino';
+import type { Db } from '../db/client';
+import type { Settings } from '../workers/settings';
+
+/** A named readiness probe: resolves when the part answers, rejects (or times out) otherwise. */
+export type ReadinessCheck = () => Promise<void>;
+
+/** Everything the HTTP app needs, passed in so tests swap parts (DESIGN: no env reads here). */
+export interface AppDeps {
+  db: Db;
+  settings: Settings;
+  logger: Logger;
+  temporal?: Client;
+  readiness: Record<string, ReadinessCheck>;
+  clock?: () => Date;
+}

@@ -1,0 +1,92 @@
+import { createMiddleware } from 'hono/factory';
+import { resolveCallerFacts, upsertUserDirectory } from '../../db/queries/membership';
+import { AppError, forbidden } from '../../domain/errors';
+import type { AppEnv } from '../env';
+import { TENANT_ID, USER_ID } from '../openapi';
+
+const NAME = /^[^\u0000-\u001f\u007f]{1,200}$/;
+const EMAIL = /^[^\s@]{1,100}@[^\s@]{1,200}$/;
+
+/** Last directory values written per user, so a steady stream of requests causes no writes. */
+const seenDirectory = new Map<string, string>();
+
+function readHeader(c: { req: { header(n: string): string | undefined } }, name: string, pattern: RegExp) {
+  const value = c.req.header(name);
+  if (value === undefined || value === '') {
+    throw new AppError('missing-header', 400, `Header ${name} is required`, { header: name });
+  }
+  if (!pattern.test(value)) {
+    throw new AppError('malformed-header', 400, `Header ${name} is malformed`, { header: name });
+  }
+  return value;
+}
+
+function optionalHeader(c: { req: { header(n: string): string | undefined } }, name: string, pattern: RegExp) {
+  const value = c.req.header(name);
+  if (value === undefined || value === '') return undefined;
+  if (!pattern.test(value)) {
+    throw new AppError('malformed-header', 400, `Header ${name} is malformed`, { header: name });
+  }
+  return value;
+}
+
+/** X-User-Id (asserted by the gateway) is required; X-User-Name / X-User-Email refresh the directory. */
+export const userIdentity = createMiddleware<AppEnv>(async (c, next) => {
+  const userId = readHeader(c, 'X-User-Id', USER_ID);
+  const name = optionalHeader(c, 'X-User-Name', NAME);
+  const email = optionalHeader(c, 'X-User-Email', EMAIL);
+  if (name !== undefined || email !== undefined) {
+    const stamp = `${name ?? ''}\u0000${email ?? ''}`;
+    if (seenDirectory.get(userId) !== stamp) {
+      await upsertUserDirectory(c.get('deps').db, userId, name, email);
+      if (seenDirectory.size > 50_000) seenDirectory.clear();
+      seenDirectory.set(userId, stamp);
+    }
+  }
+  c.set('userId', userId);
+  c.set('log', c.get('log').child({ userId }));
+  await next();
+});
+
+/**
+ * Tenant routes: X-Tenant-Id names the tenant. An unknown tenant is 404; a caller who is not a
+ * member is 403 `not-a-member`, except platform operators, who administer every tenant.
+ */
+export const tenantIdentity = createMiddleware<AppEnv>(async (c, next) => {
+  const tenantId = readHeader(c, 'X-Tenant-Id', TENANT_ID);
+  const userId = c.get('userId');
+  const { db, settings } = c.get('deps');
+  const facts = await resolveCallerFacts(db, tenantId, userId, settings['access.operator-groups']);
+  if (!facts.tenantExists) throw new AppError('tenant-not-found', 404, 'Tenant was not found');
+  if (!facts.isMember && !facts.isOperator) {
+    throw forbidden('not-a-member', 'Caller is not a member of this tenant');
+  }
+  c.set('caller', { tenantId, userId, ...facts });
+  c.set('log', c.get('log').child({ tenantId }));
+  await next();
+});
+
+/** Only members themselves (operators who are not members have no personal access here). */
+export const memberOnly = createMiddleware<AppEnv>(async (c, next) => {
+  if (!c.get('caller').isMember) throw forbidden('not-a-member', 'Caller is not a member of this tenant');
+  await next();
+});
+
+/**
+ * Routes addressed as /api/tenants/{t}/...: the path tenant must be the header tenant. Any
+ * other tenant behaves as if it does not exist.
+ */
+export const pathTenant = createMiddleware<AppEnv>(async (c, next) => {
+  const t = c.req.param('t');
+  if (t !== c.get('caller').tenantId) throw new AppError('tenant-not-found', 404, 'Tenant was not found');
+  await next();
+});
+
+/** Owner-only routes: an owner of this tenant or a platform operator (a bare tenant-admin never). */
+export const ownerOrOperator = createMiddleware<AppEnv>(async (c, next) => {
+  const caller = c.get('caller');
+  if (!caller.isOwner && !caller.isOperator) {
+    throw forbidden('owner-required', 'Only an owner of this tenant or a platform operator may do this');
+  }
+  await next();
+});

@@ -1,0 +1,171 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../client';
+import { capabilities, capabilityGrants, capabilitySubscriptions } from '../schema/access';
+
+export type Level = 'read' | 'read-write';
+
+export interface CapabilityStanding {
+  subscription: 'ACTIVE' | 'SUSPENDED' | null;
+  level: Level | null;
+}
+
+/** Layer 1 and layer 2 of one capability for one user, in one round trip. */
+export async function capabilityStanding(
+  db: DbOrTx,
+  tenantId: string,
+  userId: string,
+  code: string,
+): Promise<CapabilityStanding> {
+  const rows = await db.execute<{ s: 'ACTIVE' | 'SUSPENDED' | null; l: Level | null }>(sql`
+    select
+      (select status from ${capabilitySubscriptions}
+        where tenant_id = ${tenantId} and capability_code = ${code}) as s,
+      (select level from ${capabilityGrants}
+        where tenant_id = ${tenantId} and user_id = ${userId} and capability_code = ${code}) as l`);
+  const r = rows[0];
+  return { subscription: r?.s ?? null, level: r?.l ?? null };
+}
+
+/** Rule 1: the effective level is the grant level only while the subscription is ACTIVE. */
+export async function effectiveLevels(db: DbOrTx, tenantId: string, userId: string) {
+  return db
+    .select({ code: capabilityGrants.capabilityCode, level: capabilityGrants.level })
+    .from(capabilityGrants)
+    .innerJoin(
+      capabilitySubscriptions,
+      and(
+        eq(capabilitySubscriptions.tenantId, capabilityGrants.tenantId),
+        eq(capabilitySubscriptions.capabilityCode, capabilityGrants.capabilityCode),
+      ),
+    )
+    .where(
+      and(
+        eq(capabilityGrants.tenantId, tenantId),
+        eq(capabilityGrants.userId, userId),
+        eq(capabilitySubscriptions.status, 'ACTIVE'),
+      ),
+    );
+}
+
+export async function listSubscriptions(db: DbOrTx, tenantId: string) {
+  return db
+    .select({
+      capabilityCode: capabilitySubscriptions.capabilityCode,
+      status: capabilitySubscriptions.status,
+      updatedBy: capabilitySubscriptions.updatedBy,
+      updatedAt: capabilitySubscriptions.updatedAt,
+      capabilityName: capabilities.name,
+      route: capabilities.route,
+      icon: capabilities.icon,
+      tier: capabilities.tier,
+      capabilityStatus: capabilities.status,
+    })
+    .from(capabilitySubscriptions)
+    .innerJoin(capabilities, eq(capabilities.code, capabilitySubscriptions.capabilityCode))
+    .where(eq(capabilitySubscriptions.tenantId, tenantId))
+    .orderBy(asc(capabilitySubscriptions.capabilityCode));
+}
+
+export async function getSubscription(db: DbOrTx, tenantId: string, code: string) {
+  const rows = await db
+    .select()
+    .from(capabilitySubscriptions)
+    .where(and(eq(capabilitySubscriptions.tenantId, tenantId), eq(capabilitySubscriptions.capabilityCode, code)));
+  return rows[0] ?? null;
+}
+
+export async function upsertSubscription(
+  db: DbOrTx,
+  tenantId: string,
+  code: string,
+  status: 'ACTIVE' | 'SUSPENDED',
+  by: string,
+) {
+  const rows = await db
+    .insert(capabilitySubscriptions)
+    .values({ tenantId, capabilityCode: code, status, updatedBy: by })
+    .onConflictDoUpdate({
+      target: [capabilitySubscriptions.tenantId, capabilitySubscriptions.capabilityCode],
+      set: { status, updatedBy: by, updatedAt: sql`now()` },
+    })
+    .returning();
+  return rows[0]!;
+}
+
+export async function deleteSubscription(db: DbOrTx, tenantId: string, code: string) {
+  const rows = await db
+    .delete(capabilitySubscriptions)
+    .where(and(eq(capabilitySubscriptions.tenantId, tenantId), eq(capabilitySubscriptions.capabilityCode, code)))
+    .returning();
+  return rows.length > 0;
+}
+
+export async function listGrants(db: DbOrTx, tenantId: string, userId: string) {
+  return db
+    .select({
+      capabilityCode: capabilityGrants.capabilityCode,
+      level: capabilityGrants.level,
+      grantedBy: capabilityGrants.grantedBy,
+      grantedAt: capabilityGrants.grantedAt,
+      capabilityName: capabilities.name,
+      subscription: capabilitySubscriptions.status,
+    })
+    .from(capabilityGrants)
+    .innerJoin(capabilities, eq(capabilities.code, capabilityGrants.capabilityCode))
+    .leftJoin(
+      capabilitySubscriptions,
+      and(
+        eq(capabilitySubscriptions.tenantId, capabilityGrants.tenantId),
+        eq(capabilitySubscriptions.capabilityCode, capabilityGrants.capabilityCode),
+      ),
+    )
+    .where(and(eq(capabilityGrants.tenantId, tenantId), eq(capabilityGrants.userId, userId)))
+    .orderBy(asc(capabilityGrants.capabilityCode));
+}
+
+export async function getGrant(db: DbOrTx, tenantId: string, userId: string, code: string) {
+  const rows = await db
+    .select()
+    .from(capabilityGrants)
+    .where(
+      and(
+        eq(capabilityGrants.tenantId, tenantId),
+        eq(capabilityGrants.userId, userId),
+        eq(capabilityGrants.capabilityCode, code),
+      ),
+    );
+  return rows[0] ?? null;
+}
+
+export async function upsertGrant(db: DbOrTx, tenantId: string, userId: string, code: string, level: Level, by: string) {
+  const rows = await db
+    .insert(capabilityGrants)
+    .values({ tenantId, userId, capabilityCode: code, level, grantedBy: by })
+    .onConflictDoUpdate({
+      target: [capabilityGrants.tenantId, capabilityGrants.userId, capabilityGrants.capabilityCode],
+      set: { level, grantedBy: by, grantedAt: sql`now()` },
+    })
+    .returning();
+  return rows[0]!;
+}
+
+export async function deleteGrant(db: DbOrTx, tenantId: string, userId: string, code: string) {
+  const rows = await db
+    .delete(capabilityGrants)
+    .where(
+      and(
+        eq(capabilityGrants.tenantId, tenantId),
+        eq(capabilityGrants.userId, userId),
+        eq(capabilityGrants.capabilityCode, code),
+      ),
+    )
+    .returning();
+  return rows[0] ?? null;
+}
+
+export async function deleteUserGrants(db: DbOrTx, tenantId: string, userId: string) {
+  return db
+    .delete(capabilityGrants)
+    .where(and(eq(capabilityGrants.tenantId, tenantId), eq(capabilityGrants.userId, userId)))
+    .returning();
+}

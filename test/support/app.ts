@@ -1,0 +1,96 @@
+import pino from 'pino';
+import { afterAll, beforeAll } from 'vitest';
+import { createApp } from '../../api/app';
+import type { AppDeps } from '../../api/deps';
+import { loadSettings, type Settings } from '../../workers/config';
+import { createTestDatabase, type TestDatabase } from './db';
+
+export const OPERATOR = 'op-root';
+export const INTERNAL_KEY = 'test-internal-key-0123456789';
+
+export interface TestContext {
+  db: TestDatabase;
+  app: ReturnType<typeof createApp>;
+  deps: AppDeps;
+  settings: Settings;
+}
+
+export function testSettings(overrides: Partial<Settings> = {}): Settings {
+  return loadSettings(
+    {},
+    {
+      'access.operator-groups': ['platform-operators'],
+      'access.operators': [OPERATOR],
+      'internal.key': INTERNAL_KEY,
+      'log.level': 'silent',
+      ...overrides,
+    },
+  );
+}
+
+/** One app on its own database per test file; operator groups bootstrapped as at start-up. */
+export function useTestApp(overrides: Partial<Settings> & { deps?: Partial<AppDeps> } = {}): TestContext {
+  const ctx = {} as TestContext;
+  beforeAll(async () => {
+    const { deps: extraDeps, ...settingOverrides } = overrides;
+    ctx.settings = testSettings(settingOverrides);
+    ctx.db = await createTestDatabase();
+    const { ensureOperatorGroups } = await import('../../db/queries/membership');
+    await ensureOperatorGroups(ctx.db.db, ctx.settings['access.operator-groups'], ctx.settings['access.operators']);
+    ctx.deps = {
+      db: ctx.db.db,
+      settings: ctx.settings,
+      logger: pino({ level: 'silent' }),
+      readiness: {},
+      ...extraDeps,
+    };
+    ctx.app = createApp(ctx.deps);
+  });
+  afterAll(async () => {
+    await ctx.db?.drop();
+  });
+  return ctx;
+}
+
+export interface Who {
+  user: string;
+  tenant?: string;
+  name?: string;
+  email?: string;
+}
+
+/** A small client over app.request() with identity headers, JSON bodies and problem checks. */
+export function client(ctx: TestContext) {
+  const call = async (method: string, path: string, who: Who | null, body?: unknown, headers: Record<string, string> = {}) => {
+    const h: Record<string, string> = { ...headers };
+    if (who) {
+      h['X-User-Id'] = who.user;
+      if (who.tenant) h['X-Tenant-Id'] = who.tenant;
+      if (who.name) h['X-User-Name'] = who.name;
+      if (who.email) h['X-User-Email'] = who.email;
+    }
+    let payload: string | undefined;
+    if (body !== undefined) {
+      payload = typeof body === 'string' ? body : JSON.stringify(body);
+      h['Content-Type'] ??= 'application/json';
+    }
+    const res = await ctx.app.request(path, { method, headers: h, body: payload });
+    const text = await res.text();
+    let json: any = undefined;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    return { status: res.status, headers: res.headers, json, text };
+  };
+  return {
+    call,
+    get: (path: string, who: Who | null, headers?: Record<string, string>) => call('GET', path, who, undefined, headers),
+    post: (path: string, who: Who | null, body?: unknown, headers?: Record<string, string>) =>
+      call('POST', path, who, body, headers),
+    put: (path: string, who: Who | null, body?: unknown, headers?: Record<string, string>) =>
+      call('PUT', path, who, body, headers),
+    del: (path: string, who: Who | null, headers?: Record<string, string>) => call('DELETE', path, who, undefined, headers),
+  };
+}
