@@ -136,7 +136,7 @@ export function requestRoutes() {
     }),
     async (c) => {
       const db = c.get('deps').db;
-      const body = (await readOptionalJson(c.req.raw, ApproveBody)) ?? {};
+      const body = (await readOptionalJson(await c.req.text(), ApproveBody)) ?? {};
       const row = await approveAccessRequest(db, c.get('caller'), c.req.valid('param').id, body.level);
       return c.json(await one(db, row), 200);
     },
@@ -157,7 +157,7 @@ export function requestRoutes() {
     }),
     async (c) => {
       const db = c.get('deps').db;
-      const body = (await readOptionalJson(c.req.raw, DenyBody)) ?? {};
+      const body = (await readOptionalJson(await c.req.text(), DenyBody)) ?? {};
       const row = await denyAccessRequest(db, c.get('caller'), c.req.valid('param').id, body.decisionNote);
       return c.json(await one(db, row), 200);
     },
@@ -167,8 +167,7 @@ export function requestRoutes() {
 }
 
 /** An optional JSON body: absent or empty is fine; present must parse and validate (else 400). */
-async function readOptionalJson<T extends z.ZodType>(req: Request, schema: T): Promise<z.output<T> | undefined> {
-  const text = await req.clone().text();
+function readOptionalJson<T extends z.ZodType>(text: string, schema: T): z.output<T> | undefined {
   if (text.trim() === '') return undefined;
   return parseJsonBody(text, schema);
 }
