@@ -1,0 +1,11 @@
+import { closeOutbox } from '../db/outbox';
+import type { ActivityDeps } from './index';
+
+export function createOutboxActivities({ db }: ActivityDeps) {
+  return {
+    /** A process reached its end: its outbox row goes STARTED → CLOSED. */
+    async closeOutboxRow(capability: string, businessKey: string): Promise<boolean> {
+      return closeOutbox(db, capability, businessKey);
+    },
+  };
+}

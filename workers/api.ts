@@ -1,0 +1,24 @@
+// `npm run start:api`: an API node, given only URLs (DATABASE_URL, TEMPORAL_ADDRESS, S3_ENDPOINT).
+import { startServer } from '../api/server';
+import { migrateWithLock } from '../db/migrate';
+import { bootstrapAccess } from './bootstrap';
+import { loadSettings } from './config';
+import { createLogger } from './logger';
+import { connectRuntime, endpointsFromSettings } from './runtime';
+import { onShutdown } from './shutdown';
+
+const settings = loadSettings();
+const logger = createLogger(settings, 'api');
+const endpoints = endpointsFromSettings(settings);
+await migrateWithLock(endpoints.databaseUrl);
+const runtime = await connectRuntime(settings, endpoints, logger);
+await bootstrapAccess(runtime.database.db, settings);
+const server = await startServer(
+  { db: runtime.database.db, settings, logger, temporal: runtime.temporal, readiness: runtime.readiness },
+  settings.port,
+);
+logger.info({ port: server.port }, 'API listening');
+onShutdown(logger, async () => {
+  await server.close();
+  await runtime.close();
+});

@@ -1,0 +1,16 @@
+// `npm run start:worker`: a Temporal worker node (plus outbox dispatcher), given only URLs.
+import { loadSettings } from './config';
+import { createLogger } from './logger';
+import { connectRuntime, endpointsFromSettings } from './runtime';
+import { onShutdown } from './shutdown';
+import { startWorkerProcess } from './worker-process';
+
+const settings = loadSettings();
+const logger = createLogger(settings, 'worker');
+const endpoints = endpointsFromSettings(settings);
+const runtime = await connectRuntime(settings, endpoints, logger);
+const worker = await startWorkerProcess(settings, runtime, endpoints.temporalAddress, logger);
+onShutdown(logger, async () => {
+  await worker.stop();
+  await runtime.close();
+});
