@@ -1,3 +1,4 @@
+import type { S3Client } from '@aws-sdk/client-s3';
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import type { Db } from '../db/client';
@@ -12,6 +13,7 @@ export interface AppDeps {
   settings: Settings;
   logger: Logger;
   temporal?: Client;
+  s3?: S3Client;
   readiness: Record<string, ReadinessCheck>;
   clock?: () => Date;
 }

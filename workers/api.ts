@@ -14,7 +14,7 @@ await migrateWithLock(endpoints.databaseUrl);
 const runtime = await connectRuntime(settings, endpoints, logger);
 await bootstrapAccess(runtime.database.db, settings);
 const server = await startServer(
-  { db: runtime.database.db, settings, logger, temporal: runtime.temporal, readiness: runtime.readiness },
+  { db: runtime.database.db, settings, logger, temporal: runtime.temporal, s3: runtime.s3, readiness: runtime.readiness },
   settings.port,
 );
 logger.info({ port: server.port }, 'API listening');

@@ -74,7 +74,7 @@ await migrateWithLock(databaseUrl);
 const runtime = await connectRuntime(settings, { databaseUrl, temporalAddress, s3 }, logger);
 await bootstrapAccess(runtime.database.db, settings);
 const server = await startServer(
-  { db: runtime.database.db, settings, logger, temporal: runtime.temporal, readiness: runtime.readiness },
+  { db: runtime.database.db, settings, logger, temporal: runtime.temporal, s3: runtime.s3, readiness: runtime.readiness },
   settings.port,
 );
 const worker = await startWorkerProcess(settings, runtime, temporalAddress, logger);

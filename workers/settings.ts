@@ -53,6 +53,7 @@ const masterKey = z
     z
       .string()
       .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded')
+      .transform((v) => Buffer.from(v, 'base64'))
       .optional(),
   );
 

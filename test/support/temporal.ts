@@ -1,0 +1,40 @@
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, Runtime, Worker, DefaultLogger } from '@temporalio/worker';
+import { randomBytes } from 'node:crypto';
+import { workflowsPath } from '../../workers/worker-process';
+import { servers } from './servers';
+
+let runtimeInstalled = false;
+
+export interface TestWorker {
+  client: Client;
+  taskQueue: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * A real worker on the run's Temporal server, on a task queue of its own so test files never
+ * pick up each other's workflows. Activities are whatever the test passes.
+ */
+export async function startTestWorker(activities: object, taskQueue = `tq-${randomBytes(5).toString('hex')}`): Promise<TestWorker> {
+  if (!runtimeInstalled) {
+    runtimeInstalled = true;
+    Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [] });
+  }
+  const address = servers().temporalAddress;
+  const nativeConnection = await NativeConnection.connect({ address });
+  const worker = await Worker.create({ connection: nativeConnection, taskQueue, workflowsPath, activities });
+  const running = worker.run();
+  const connection = await Connection.connect({ address });
+  const client = new Client({ connection });
+  return {
+    client,
+    taskQueue,
+    async stop() {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await running;
+      await nativeConnection.close();
+      await connection.close();
+    },
+  };
+}
