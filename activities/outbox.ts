@@ -4,8 +4,8 @@ import type { ActivityDeps } from './index';
 export function createOutboxActivities({ db }: ActivityDeps) {
   return {
     /** A process reached its end: its outbox row goes STARTED → CLOSED. */
-    async closeOutboxRow(capability: string, businessKey: string): Promise<boolean> {
-      return closeOutbox(db, capability, businessKey);
+    async closeOutboxRow(capability: string, tenantId: string, businessKey: string): Promise<boolean> {
+      return closeOutbox(db, capability, tenantId, businessKey);
     },
   };
 }

@@ -91,19 +91,19 @@ export async function markAttemptFailed(
 }
 
 /** The process reached its end: STARTED → CLOSED (idempotent). */
-export async function closeOutbox(db: DbOrTx, capability: string, businessKey: string) {
+export async function closeOutbox(db: DbOrTx, capability: string, tenantId: string, businessKey: string) {
   const rows = await db
     .update(outbox)
     .set({ state: 'CLOSED', updatedAt: sql`now()` })
-    .where(and(eq(outbox.capability, capability), eq(outbox.businessKey, businessKey)))
+    .where(and(eq(outbox.capability, capability), eq(outbox.tenantId, tenantId), eq(outbox.businessKey, businessKey)))
     .returning({ id: outbox.id });
   return rows.length > 0;
 }
 
-export async function getOutboxRow(db: DbOrTx, capability: string, businessKey: string) {
+export async function getOutboxRow(db: DbOrTx, capability: string, tenantId: string, businessKey: string) {
   const rows = await db
     .select()
     .from(outbox)
-    .where(and(eq(outbox.capability, capability), eq(outbox.businessKey, businessKey)));
+    .where(and(eq(outbox.capability, capability), eq(outbox.tenantId, tenantId), eq(outbox.businessKey, businessKey)));
   return rows[0] ?? null;
 }

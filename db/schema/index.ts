@@ -1,3 +1,5 @@
 export * from './access';
 export * from './outbox';
 export * from './secrets';
+export * from './phone';
+export * from './documents';

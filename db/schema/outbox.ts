@@ -28,7 +28,7 @@ export const outbox = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex('outbox_business_key_idx').on(t.capability, t.businessKey),
+    uniqueIndex('outbox_business_key_idx').on(t.capability, t.tenantId, t.businessKey),
     uniqueIndex('outbox_workflow_id_idx').on(t.workflowId),
     index('outbox_due_idx').on(t.state, t.nextAttemptAt),
   ],

@@ -1,0 +1,169 @@
+import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '../client';
+import { outbox } from '../schema/outbox';
+import { documentProcesses, documents } from '../schema/documents';
+
+export type DocumentRow = typeof documents.$inferSelect;
+export type NewDocument = typeof documents.$inferInsert;
+export type DocumentChanges = Partial<
+  Omit<NewDocument, 'id' | 'tenantId' | 'version' | 'createdAt' | 'updatedAt' | 'createdBy' | 'createdByName'>
+>;
+
+export async function insertDocument(db: DbOrTx, values: NewDocument): Promise<DocumentRow> {
+  const rows = await db.insert(documents).values(values).returning();
+  return rows[0]!;
+}
+
+/** Tenant-scoped: a row of another tenant is simply not found. */
+export async function getDocument(db: DbOrTx, tenantId: string, id: string): Promise<DocumentRow | null> {
+  const rows = await db
+    .select()
+    .from(documents)
+    .where(and(eq(documents.tenantId, tenantId), eq(documents.id, id)));
+  return rows[0] ?? null;
+}
+
+/** Optimistic lock: applies only while the row still has `expectedVersion`; null means someone else won. */
+export async function updateDocument(
+  db: DbOrTx,
+  tenantId: string,
+  id: string,
+  expectedVersion: number,
+  changes: DocumentChanges,
+): Promise<DocumentRow | null> {
+  const rows = await db
+    .update(documents)
+    .set({ ...changes, version: sql`${documents.version} + 1`, updatedAt: sql`now()` })
+    .where(and(eq(documents.tenantId, tenantId), eq(documents.id, id), eq(documents.version, expectedVersion)))
+    .returning();
+  return rows[0] ?? null;
+}
+
+export type ListSelector =
+  | { processRef: string }
+  | { taskId: string }
+  | { capability: string; ownerEntityId: string };
+
+/** One page in (createdAt, id) order after the cursor, only the given capabilities, never DELETED rows. */
+export async function listDocuments(
+  db: DbOrTx,
+  tenantId: string,
+  selector: ListSelector,
+  capabilities: readonly string[],
+  after: { createdAt: Date; id: string } | null,
+  limit: number,
+): Promise<DocumentRow[]> {
+  if (capabilities.length === 0) return [];
+  const where: SQL[] = [
+    eq(documents.tenantId, tenantId),
+    ne(documents.status, 'DELETED'),
+    inArray(documents.capability, capabilities as DocumentRow['capability'][]),
+  ];
+  if ('processRef' in selector) where.push(eq(documents.processRef, selector.processRef));
+  else if ('taskId' in selector) where.push(eq(documents.taskId, selector.taskId));
+  else {
+    where.push(eq(documents.capability, selector.capability as DocumentRow['capability']));
+    where.push(eq(documents.ownerEntityId, selector.ownerEntityId));
+  }
+  if (after) {
+    where.push(
+      or(gt(documents.createdAt, after.createdAt), and(eq(documents.createdAt, after.createdAt), gt(documents.id, after.id)))!,
+    );
+  }
+  return db
+    .select()
+    .from(documents)
+    .where(and(...where))
+    .orderBy(asc(documents.createdAt), asc(documents.id))
+    .limit(limit);
+}
+
+export async function getDocumentProcess(db: DbOrTx, tenantId: string, processRef: string) {
+  const rows = await db
+    .select()
+    .from(documentProcesses)
+    .where(and(eq(documentProcesses.tenantId, tenantId), eq(documentProcesses.processRef, processRef)));
+  return rows[0] ?? null;
+}
+
+/** Inserts the process record unless one exists; returns the record that is now stored. */
+export async function recordDocumentProcess(db: DbOrTx, values: typeof documentProcesses.$inferInsert) {
+  await db.insert(documentProcesses).values(values).onConflictDoNothing();
+  return (await getDocumentProcess(db, values.tenantId, values.processRef))!;
+}
+
+/**
+ * The workflow a processRef belongs to when the platform started it through the outbox
+ * (business key = processRef); document-scan rows are the registry's own and never count.
+ */
+export async function outboxWorkflowFor(db: DbOrTx, tenantId: string, processRef: string): Promise<string | null> {
+  const rows = await db
+    .select({ workflowId: outbox.workflowId })
+    .from(outbox)
+    .where(and(eq(outbox.tenantId, tenantId), eq(outbox.businessKey, processRef), ne(outbox.capability, 'DOCUMENTS')))
+    .orderBy(asc(outbox.createdAt))
+    .limit(1);
+  return rows[0]?.workflowId ?? null;
+}
+
+/** Backfill: rows under the processRef that have no instance yet, in the given capabilities; each bumps its version. */
+export async function backfillProcessInstance(
+  db: DbOrTx,
+  tenantId: string,
+  processRef: string,
+  processInstanceId: string,
+  capabilities: readonly string[],
+): Promise<number> {
+  if (capabilities.length === 0) return 0;
+  const rows = await db
+    .update(documents)
+    .set({ processInstanceId, version: sql`${documents.version} + 1`, updatedAt: sql`now()` })
+    .where(
+      and(
+        eq(documents.tenantId, tenantId),
+        eq(documents.processRef, processRef),
+        isNull(documents.processInstanceId),
+        ne(documents.status, 'DELETED'),
+        inArray(documents.capability, capabilities as DocumentRow['capability'][]),
+      ),
+    )
+    .returning({ id: documents.id });
+  return rows.length;
+}
+
+const expired = (now: Date) =>
+  and(isNotNull(documents.retainUntil), lt(documents.retainUntil, now), ne(documents.status, 'DELETED'));
+
+/** Dry run: how many rows have passed their horizon, per tenant, and the first few ids. */
+export async function findExpiredDocuments(db: DbOrTx, now: Date, sampleSize: number) {
+  const byTenant = await db
+    .select({ tenantId: documents.tenantId, count: sql<number>`count(*)::int` })
+    .from(documents)
+    .where(expired(now))
+    .groupBy(documents.tenantId)
+    .orderBy(asc(documents.tenantId));
+  const sample = await db
+    .select({ id: documents.id, tenantId: documents.tenantId, retainUntil: documents.retainUntil })
+    .from(documents)
+    .where(expired(now))
+    .orderBy(asc(documents.retainUntil), asc(documents.id))
+    .limit(sampleSize);
+  return { byTenant, sample };
+}
+
+/**
+ * Marks up to `limit` expired rows DELETED in one statement (no storage is touched). Rows
+ * another writer holds are skipped, not waited for; the lock is the row lock plus the version bump.
+ */
+export async function markExpiredDocumentsDeleted(db: DbOrTx, now: Date, limit: number) {
+  const result = await db.execute<{ id: string; tenant_id: string }>(sql`
+    update ${documents} set status = 'DELETED', deleted_at = now(), updated_at = now(), version = version + 1
+    where id in (
+      select id from ${documents}
+      where retain_until is not null and retain_until < ${now.toISOString()}::timestamptz and status <> 'DELETED'
+      order by retain_until, id
+      limit ${limit}
+      for update skip locked)
+    returning id, tenant_id`);
+  return [...result].map((r) => ({ id: r.id, tenantId: r.tenant_id }));
+}

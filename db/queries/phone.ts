@@ -1,0 +1,180 @@
+import { and, asc, desc, eq, lt, or, sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '../client';
+import { phoneCalls, phoneNumbers, phoneSettings } from '../schema/phone';
+
+export type PhoneCallRow = typeof phoneCalls.$inferSelect;
+export type NewPhoneCall = typeof phoneCalls.$inferInsert;
+export type PhoneNumberRow = typeof phoneNumbers.$inferSelect;
+export type PhoneSettingsRow = typeof phoneSettings.$inferSelect;
+export type PhoneCallPatch = Partial<Omit<NewPhoneCall, 'id' | 'tenantId' | 'businessKey' | 'version' | 'createdAt'>>;
+
+// ---- calls
+
+export async function insertPhoneCall(db: DbOrTx, values: NewPhoneCall) {
+  const rows = await db.insert(phoneCalls).values(values).returning();
+  return rows[0]!;
+}
+
+/** Inserts unless the provider call id is known already; null means "someone recorded it first". */
+export async function insertPhoneCallIfNew(db: DbOrTx, values: NewPhoneCall) {
+  const rows = await db
+    .insert(phoneCalls)
+    .values(values)
+    .onConflictDoNothing({ target: phoneCalls.providerCallId })
+    .returning();
+  return rows[0] ?? null;
+}
+
+export async function getPhoneCall(db: DbOrTx, tenantId: string, id: string) {
+  const rows = await db
+    .select()
+    .from(phoneCalls)
+    .where(and(eq(phoneCalls.tenantId, tenantId), eq(phoneCalls.id, id)));
+  return rows[0] ?? null;
+}
+
+export async function findPhoneCallByPlacementKey(db: DbOrTx, tenantId: string, placementKey: string) {
+  const rows = await db
+    .select()
+    .from(phoneCalls)
+    .where(and(eq(phoneCalls.tenantId, tenantId), eq(phoneCalls.placementKey, placementKey)));
+  return rows[0] ?? null;
+}
+
+/** The webhook join: the row is locked so concurrent deliveries for one call apply one after another. */
+export async function lockPhoneCallByProviderId(tx: DbOrTx, providerCallId: string) {
+  const rows = await tx
+    .select()
+    .from(phoneCalls)
+    .where(eq(phoneCalls.providerCallId, providerCallId))
+    .for('update');
+  return rows[0] ?? null;
+}
+
+export async function lockPhoneCall(tx: DbOrTx, tenantId: string, id: string) {
+  const rows = await tx
+    .select()
+    .from(phoneCalls)
+    .where(and(eq(phoneCalls.tenantId, tenantId), eq(phoneCalls.id, id)))
+    .for('update');
+  return rows[0] ?? null;
+}
+
+/** Optimistic update: null when the row moved on (another writer bumped the version). */
+export async function updatePhoneCall(db: DbOrTx, row: Pick<PhoneCallRow, 'id' | 'version'>, patch: PhoneCallPatch) {
+  const rows = await db
+    .update(phoneCalls)
+    .set({ ...patch, version: row.version + 1, updatedAt: sql`now()` })
+    .where(and(eq(phoneCalls.id, row.id), eq(phoneCalls.version, row.version)))
+    .returning();
+  return rows[0] ?? null;
+}
+
+export interface CallCursor {
+  createdAt: Date;
+  id: string;
+}
+
+export interface CallListQuery {
+  status?: PhoneCallRow['status'];
+  direction?: PhoneCallRow['direction'];
+  limit: number;
+  after?: CallCursor;
+}
+
+/** Newest first, keyset-paged on (createdAt, id) so concurrent inserts never shift a page. */
+export async function listPhoneCalls(db: DbOrTx, tenantId: string, q: CallListQuery) {
+  const where: SQL[] = [eq(phoneCalls.tenantId, tenantId)];
+  if (q.status) where.push(eq(phoneCalls.status, q.status));
+  if (q.direction) where.push(eq(phoneCalls.direction, q.direction));
+  if (q.after) {
+    where.push(
+      or(
+        lt(phoneCalls.createdAt, q.after.createdAt),
+        and(eq(phoneCalls.createdAt, q.after.createdAt), lt(phoneCalls.id, q.after.id)),
+      )!,
+    );
+  }
+  return db
+    .select()
+    .from(phoneCalls)
+    .where(and(...where))
+    .orderBy(desc(phoneCalls.createdAt), desc(phoneCalls.id))
+    .limit(q.limit);
+}
+
+// ---- numbers
+
+export async function insertPhoneNumber(db: DbOrTx, values: typeof phoneNumbers.$inferInsert) {
+  const rows = await db.insert(phoneNumbers).values(values).returning();
+  return rows[0]!;
+}
+
+export async function listPhoneNumbers(db: DbOrTx, tenantId: string) {
+  return db
+    .select()
+    .from(phoneNumbers)
+    .where(eq(phoneNumbers.tenantId, tenantId))
+    .orderBy(asc(phoneNumbers.createdAt), asc(phoneNumbers.id));
+}
+
+export async function getPhoneNumber(db: DbOrTx, tenantId: string, id: string) {
+  const rows = await db
+    .select()
+    .from(phoneNumbers)
+    .where(and(eq(phoneNumbers.tenantId, tenantId), eq(phoneNumbers.id, id)));
+  return rows[0] ?? null;
+}
+
+/** Any tenant's number by provider id: inbound routing and the cross-tenant check on placement. */
+export async function findPhoneNumberByProviderId(db: DbOrTx, providerNumberId: string) {
+  const rows = await db.select().from(phoneNumbers).where(eq(phoneNumbers.providerNumberId, providerNumberId));
+  return rows[0] ?? null;
+}
+
+/** Every registered row holding these digits (at most a few; several means the routing is ambiguous). */
+export async function findPhoneNumbersByE164(db: DbOrTx, number: string) {
+  return db.select().from(phoneNumbers).where(eq(phoneNumbers.number, number)).limit(2);
+}
+
+// ---- settings
+
+export async function getPhoneSettings(db: DbOrTx, tenantId: string) {
+  const rows = await db.select().from(phoneSettings).where(eq(phoneSettings.tenantId, tenantId));
+  return rows[0] ?? null;
+}
+
+export interface PhoneDefaults {
+  defaultAssistantId: string | null;
+  defaultPhoneNumberId: string | null;
+}
+
+/**
+ * Creates the row on first write. With `expectedVersion` the write only lands on that version
+ * (null: someone else wrote in between, or there is no row yet when a version was expected).
+ */
+export async function savePhoneSettings(
+  db: DbOrTx,
+  tenantId: string,
+  defaults: PhoneDefaults,
+  by: string,
+  expectedVersion?: number,
+) {
+  if (expectedVersion === undefined) {
+    const rows = await db
+      .insert(phoneSettings)
+      .values({ tenantId, ...defaults, updatedBy: by })
+      .onConflictDoUpdate({
+        target: phoneSettings.tenantId,
+        set: { ...defaults, updatedBy: by, updatedAt: sql`now()`, version: sql`${phoneSettings.version} + 1` },
+      })
+      .returning();
+    return rows[0]!;
+  }
+  const rows = await db
+    .update(phoneSettings)
+    .set({ ...defaults, updatedBy: by, updatedAt: sql`now()`, version: expectedVersion + 1 })
+    .where(and(eq(phoneSettings.tenantId, tenantId), eq(phoneSettings.version, expectedVersion)))
+    .returning();
+  return rows[0] ?? null;
+}

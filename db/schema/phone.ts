@@ -1,0 +1,111 @@
+import { sql } from 'drizzle-orm';
+import {
+  check,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { tenants } from './access';
+
+export const CALL_DIRECTIONS = ['INBOUND', 'OUTBOUND'] as const;
+export const PHONE_CALL_STATUSES = ['QUEUED', 'RINGING', 'IN_PROGRESS', 'ENDED', 'FAILED'] as const;
+/** PENDING: outbox row waits for the dispatcher; ACTIVE: the call process runs; CLOSED: it recorded the outcome. */
+export const PROCESS_STATUSES = ['PENDING', 'ACTIVE', 'CLOSED'] as const;
+/** Where the stored end data came from; a real end-of-call-report replaces a reconciliation snapshot. */
+export const END_SOURCES = ['webhook', 'reconciliation'] as const;
+export const NUMBER_PROVIDERS = ['vapi', 'twilio', 'vonage', 'telnyx'] as const;
+
+type JsonMap = Record<string, unknown>;
+
+/**
+ * One audit record per call in either direction. `id` is also the business key of the call
+ * process (outbox row and workflow id). The provider call id is the webhook join key.
+ */
+export const phoneCalls = pgTable(
+  'phone_calls',
+  {
+    id: uuid('id').primaryKey(),
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    direction: text('direction', { enum: CALL_DIRECTIONS }).notNull(),
+    status: text('status', { enum: PHONE_CALL_STATUSES }).notNull(),
+    providerCallId: text('provider_call_id'),
+    phoneNumberId: text('phone_number_id'),
+    assistantId: text('assistant_id'),
+    customerNumber: text('customer_number'),
+    customerName: text('customer_name'),
+    endedReason: text('ended_reason'),
+    transcript: text('transcript'),
+    recordingUrl: text('recording_url'),
+    summary: text('summary'),
+    cost: doublePrecision('cost'),
+    analysis: jsonb('analysis').$type<JsonMap>(),
+    metadata: jsonb('metadata').$type<JsonMap>().notNull().default({}),
+    variableValues: jsonb('variable_values').$type<JsonMap>().notNull().default({}),
+    errorMessage: text('error_message'),
+    /** Raw end-of-call-report message (or the provider's call object when reconciliation settled it). */
+    endPayload: jsonb('end_payload').$type<JsonMap>(),
+    endSource: text('end_source', { enum: END_SOURCES }),
+    businessKey: text('business_key').notNull(),
+    processInstanceId: text('process_instance_id'),
+    processStatus: text('process_status', { enum: PROCESS_STATUSES }).notNull().default('PENDING'),
+    /** X-User-Id of the tenant route, `system` or the internal caller, `workflow:<id>`, or `provider` (inbound). */
+    initiatedBy: text('initiated_by').notNull(),
+    /** Idempotency key of a placement (workflow activity retries reuse it); unique per tenant. */
+    placementKey: text('placement_key'),
+    version: integer('version').notNull().default(1),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('phone_calls_provider_call_id_idx').on(t.providerCallId),
+    uniqueIndex('phone_calls_placement_key_idx').on(t.tenantId, t.placementKey),
+    index('phone_calls_tenant_created_idx').on(t.tenantId, t.createdAt.desc(), t.id.desc()),
+    check('phone_calls_business_key_is_id', sql`${t.businessKey} = ${t.id}::text`),
+  ],
+);
+
+/** Numbers a tenant provisioned or imported; the dialled number of an inbound call names its tenant. */
+export const phoneNumbers = pgTable(
+  'phone_numbers',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    providerNumberId: text('provider_number_id').notNull(),
+    number: text('number'),
+    provider: text('provider', { enum: NUMBER_PROVIDERS }).notNull(),
+    name: text('name'),
+    assistantId: text('assistant_id'),
+    providerStatus: text('provider_status'),
+    createdBy: text('created_by').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('phone_numbers_provider_number_id_idx').on(t.providerNumberId),
+    index('phone_numbers_tenant_idx').on(t.tenantId, t.createdAt),
+    index('phone_numbers_number_idx').on(t.number),
+  ],
+);
+
+/** One row per tenant (id = tenant id). Whether a key is connected is read from the secret store. */
+export const phoneSettings = pgTable('phone_settings', {
+  tenantId: text('tenant_id')
+    .primaryKey()
+    .references(() => tenants.id, { onDelete: 'cascade' }),
+  defaultAssistantId: text('default_assistant_id'),
+  defaultPhoneNumberId: text('default_phone_number_id'),
+  version: integer('version').notNull().default(1),
+  updatedBy: text('updated_by').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
