@@ -1,8 +1,10 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
+import type { AccessCache } from './access-cache';
 import type { Db } from '../db/client';
 import type { Settings } from '../workers/settings';
+import type { PhoneToolRegistry } from './phone/tools';
 
 /** A named readiness probe: resolves when the part answers, rejects (or times out) otherwise. */
 export type ReadinessCheck = () => Promise<void>;
@@ -16,4 +18,8 @@ export interface AppDeps {
   s3?: S3Client;
   readiness: Record<string, ReadinessCheck>;
   clock?: () => Date;
+  /** Caller snapshots per node; absent means every request asks PostgreSQL. */
+  accessCache?: AccessCache;
+  /** Handlers of the provider's `tool-calls` webhook by tool name; absent: every tool is "not configured". */
+  phoneTools?: PhoneToolRegistry;
 }

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { CallerSnapshot } from '../db/queries/caller-snapshot';
 import type { AppDeps } from './deps';
 
 /** What the identity middleware establishes about the caller of a tenant route. */
@@ -8,6 +9,8 @@ export interface Caller {
   isMember: boolean;
   isOwner: boolean;
   isOperator: boolean;
+  /** Subscriptions of the tenant and grants of the caller, as loaded (or cached) for this request. */
+  snapshot: CallerSnapshot;
 }
 
 export interface AppEnv {

@@ -1,3 +1,4 @@
+import { notifyAccessChanged } from '../db/queries/caller-snapshot';
 import { ensureOperatorGroups } from '../db/queries/membership';
 import type { Db } from '../db/client';
 import type { Settings } from './settings';
@@ -5,4 +6,5 @@ import type { Settings } from './settings';
 /** Start-up facts every API node agrees on: operator groups exist, bootstrap operators are in. */
 export async function bootstrapAccess(db: Db, settings: Settings) {
   await ensureOperatorGroups(db, settings['access.operator-groups'], settings['access.operators']);
+  await notifyAccessChanged(db, '*');
 }

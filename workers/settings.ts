@@ -106,9 +106,9 @@ export const settingDefs = {
   'access.operators': def(list, '', 'Comma-separated user ids bootstrapped into the first operator group at start-up.'),
   'access.invitation-ttl-hours': def(int(1, 24 * 90), '168', 'Lifetime of an invitation token.'),
   'access.cache-ttl-ms': def(
-    int(0, 60_000),
-    '0',
-    'How long one API node may cache a caller’s membership and grants (0: ask PostgreSQL on every request).',
+    int(0, 600_000),
+    '30000',
+    'Upper bound on how long an API node trusts a cached caller snapshot if an invalidation notice were lost (0 disables the cache).',
   ),
   'dispatcher.enabled': def(bool, 'true', 'Run the outbox dispatcher in this worker process.'),
   'dispatcher.capabilities': def(
@@ -121,6 +121,72 @@ export const settingDefs = {
   'dispatcher.max-attempts': def(int(1, 1000), '10', 'Start attempts before a row becomes FAILED.'),
   'dispatcher.backoff-ms': def(int(1, 3_600_000), '1000', 'First retry delay; doubles per attempt (capped at 10 min).'),
   'forms.outbox-poll-ms': def(int(50, 600_000), '2000', 'Form submission outbox poll (spec limit).'),
+  // Phone (voice provider)
+  'phone.provider-base-url': def(url, 'https://api.vapi.ai', 'Base URL of the voice provider REST API.'),
+  'phone.provider-api-key': def(
+    optionalText,
+    '',
+    'Fallback provider private key for tenants without their own (dev or single-account mode).',
+    true,
+  ),
+  'phone.provider-timeout-ms': def(int(100, 120_000), '10000', 'Bound on each provider request, connect to last byte.'),
+  'phone.webhook-secret': def(
+    optionalText,
+    '',
+    'Shared secret expected in `X-Voice-Secret` on provider webhooks. Unset: webhooks are allowed and a warning is logged.',
+    true,
+  ),
+  'phone.webhook-require-secret': def(
+    bool,
+    'false',
+    'Answer 401 to a webhook whose `X-Voice-Secret` is missing or wrong (also when no secret is configured).',
+  ),
+  'phone.tool-calls-budget-ms': def(
+    int(100, 20_000),
+    '7000',
+    'Total time the `tool-calls` webhook gives its tools before answering (spec: about 7.5 s).',
+  ),
+  'phone.reconcile-after-ms': def(
+    int(1_000, 30 * 24 * 3_600_000),
+    '7200000',
+    'How long a call process waits for `PhoneCallEnded` before asking the provider for the call.',
+  ),
+  'phone.reconcile-retry-ms': def(
+    int(1_000, 30 * 24 * 3_600_000),
+    '1800000',
+    'Wait between reconciliation attempts while the provider still reports the call as running or is unreachable.',
+  ),
+  'phone.reconcile-max-attempts': def(
+    int(0, 100),
+    '4',
+    'Provider look-ups per call process; afterwards the process only waits for `PhoneCallEnded` (0: never ask).',
+  ),
+  'phone.outbox-enabled': def(
+    bool,
+    'true',
+    'Dispatch PHONE outbox rows on this node (spec name; rows are claimed with SKIP LOCKED, so several nodes are safe).',
+  ),
+  // Documents (docstore)
+  'docstore.max-bytes': def(int(0, 5 * 1024 ** 3), String(25 * 1024 * 1024), 'Upload size cap in bytes, counted on the stream (spec limit); above it 413.'),
+  'docstore.registry-url': def(
+    optionalUrl,
+    '',
+    'Base URL of a remote document registry (its `/api/internal/documents` routes). Unset: the proxy calls the registry in-process.',
+  ),
+  'docstore.scan': def(z.enum(['off', 'clamav']), 'off', 'Malware scan at finalize: `off` (start-up warning) or `clamav` (clamd INSTREAM over TCP).'),
+  'docstore.clamav-host': def(text, '127.0.0.1', 'clamd host when docstore.scan=clamav.'),
+  'docstore.clamav-port': def(int(1, 65535), '3310', 'clamd TCP port when docstore.scan=clamav.'),
+  'docstore.clamav-timeout-ms': def(int(100, 3_600_000), '60000', 'Deadline of one clamd scan; a time-out keeps the document PENDING for the durable retry.'),
+  'docstore.scan-retry-initial-ms': def(int(10, 3_600_000), '10000', 'First retry delay of the durable documentScan workflow; doubles per attempt.'),
+  'docstore.scan-retry-max-ms': def(int(10, 86_400_000), '600000', 'Longest delay between documentScan retries (retries never stop while PENDING).'),
+  'docstore.retention-days.forms': def(int(0, 36_500), '365', 'Object-lock retention (GOVERNANCE) of FORMS documents in days; 0: no retention.'),
+  'docstore.retention-days.signatures': def(int(0, 36_500), '3650', 'Object-lock retention (COMPLIANCE) of SIGNATURES documents in days; 0: no retention.'),
+  'docstore.retention-days.email': def(int(0, 36_500), '365', 'Object-lock retention (GOVERNANCE) of EMAIL documents in days; 0: no retention.'),
+  'docstore.sse': def(z.enum(['none', 'AES256']), 'none', 'Server-side encryption of stored documents: `none` or `AES256` (SSE-S3).'),
+  'docstore.retention-purge.enabled': def(bool, 'false', 'Create (or resume) the Temporal Schedule of the retentionPurge workflow at worker start-up.'),
+  'docstore.retention-purge.dry-run': def(bool, 'true', 'retentionPurge only reports the documents it would mark DELETED.'),
+  'docstore.retention-purge.cron': def(text, '30 3 * * *', 'Cron expression (UTC) of the retentionPurge schedule.'),
+  'docstore.retention-purge.batch-size': def(int(1, 10_000), '500', 'Rows marked DELETED per purge transaction.'),
 } as const;
 
 export type SettingName = keyof typeof settingDefs;

@@ -3,7 +3,6 @@ import { insertAudit } from '../../db/queries/access-audit';
 import { getCapability } from '../../db/queries/catalog';
 import {
   deleteSubscription,
-  effectiveLevels,
   getSubscription,
   listGrants,
   listSubscriptions,
@@ -72,9 +71,10 @@ export function entitlementRoutes() {
       responses: { 200: jsonContent(z.record(z.string(), Level)), ...problemResponses(400, 403, 404) },
     }),
     async (c) => {
-      const { tenantId, userId } = c.get('caller');
-      const rows = await effectiveLevels(c.get('deps').db, tenantId, userId);
-      return c.json(Object.fromEntries(rows.map((r) => [r.code, r.level])), 200);
+      // Rule 1: a grant counts only while its subscription is ACTIVE.
+      const { subscriptions, grants } = c.get('caller').snapshot;
+      const levels = Object.entries(grants).filter(([code]) => subscriptions[code] === 'ACTIVE');
+      return c.json(Object.fromEntries(levels), 200);
     },
   );
 

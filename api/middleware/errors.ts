@@ -21,7 +21,9 @@ const TITLES: Record<number, string> = {
   423: 'Locked',
   500: 'Internal Server Error',
   501: 'Not Implemented',
+  502: 'Bad Gateway',
   503: 'Service Unavailable',
+  504: 'Gateway Timeout',
 };
 
 export interface Problem {

@@ -1,5 +1,6 @@
 import { createMiddleware } from 'hono/factory';
-import { resolveCallerFacts, upsertUserDirectory } from '../../db/queries/membership';
+import { loadCallerSnapshot } from '../../db/queries/caller-snapshot';
+import { upsertUserDirectory } from '../../db/queries/membership';
 import { AppError, forbidden } from '../../domain/errors';
 import type { AppEnv } from '../env';
 import { TENANT_ID, USER_ID } from '../openapi';
@@ -44,7 +45,6 @@ export const userIdentity = createMiddleware<AppEnv>(async (c, next) => {
     }
   }
   c.set('userId', userId);
-  c.set('log', c.get('log').child({ userId }));
   await next();
 });
 
@@ -55,14 +55,18 @@ export const userIdentity = createMiddleware<AppEnv>(async (c, next) => {
 export const tenantIdentity = createMiddleware<AppEnv>(async (c, next) => {
   const tenantId = readHeader(c, 'X-Tenant-Id', TENANT_ID);
   const userId = c.get('userId');
-  const { db, settings } = c.get('deps');
-  const facts = await resolveCallerFacts(db, tenantId, userId, settings['access.operator-groups']);
+  const { db, settings, accessCache } = c.get('deps');
+  let facts = accessCache?.get(tenantId, userId);
+  if (!facts) {
+    facts = await loadCallerSnapshot(db, tenantId, userId, settings['access.operator-groups']);
+    accessCache?.set(tenantId, userId, facts);
+  }
   if (!facts.tenantExists) throw new AppError('tenant-not-found', 404, 'Tenant was not found');
   if (!facts.isMember && !facts.isOperator) {
     throw forbidden('not-a-member', 'Caller is not a member of this tenant');
   }
-  c.set('caller', { tenantId, userId, ...facts });
-  c.set('log', c.get('log').child({ tenantId }));
+  const { isMember, isOwner, isOperator } = facts;
+  c.set('caller', { tenantId, userId, isMember, isOwner, isOperator, snapshot: facts });
   await next();
 });
 

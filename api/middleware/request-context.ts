@@ -20,8 +20,11 @@ export const requestContext = (deps: AppDeps) =>
     c.header('X-Request-Id', requestId);
     const started = performance.now();
     await next();
+    if (!log.isLevelEnabled('info')) return;
     log.info(
       {
+        userId: c.get('userId'),
+        tenantId: c.get('caller')?.tenantId,
         method: c.req.method,
         path: c.req.path,
         status: c.res.status,

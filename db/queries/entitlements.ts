@@ -1,6 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../client';
 import { capabilities, capabilityGrants, capabilitySubscriptions } from '../schema/access';
+import { notifyAccessChanged } from './caller-snapshot';
 
 export type Level = 'read' | 'read-write';
 
@@ -9,7 +10,7 @@ export interface CapabilityStanding {
   level: Level | null;
 }
 
-/** Layer 1 and layer 2 of one capability for one user, in one round trip. */
+/** Layer 1 and layer 2 of one capability for one user, in one round trip (for callers without a snapshot). */
 export async function capabilityStanding(
   db: DbOrTx,
   tenantId: string,
@@ -89,6 +90,7 @@ export async function upsertSubscription(
       set: { status, updatedBy: by, updatedAt: sql`now()` },
     })
     .returning();
+  await notifyAccessChanged(db, tenantId);
   return rows[0]!;
 }
 
@@ -97,6 +99,7 @@ export async function deleteSubscription(db: DbOrTx, tenantId: string, code: str
     .delete(capabilitySubscriptions)
     .where(and(eq(capabilitySubscriptions.tenantId, tenantId), eq(capabilitySubscriptions.capabilityCode, code)))
     .returning();
+  await notifyAccessChanged(db, tenantId);
   return rows.length > 0;
 }
 
@@ -146,6 +149,7 @@ export async function upsertGrant(db: DbOrTx, tenantId: string, userId: string, 
       set: { level, grantedBy: by, grantedAt: sql`now()` },
     })
     .returning();
+  await notifyAccessChanged(db, tenantId);
   return rows[0]!;
 }
 
@@ -160,10 +164,12 @@ export async function deleteGrant(db: DbOrTx, tenantId: string, userId: string, 
       ),
     )
     .returning();
+  await notifyAccessChanged(db, tenantId);
   return rows[0] ?? null;
 }
 
 export async function deleteUserGrants(db: DbOrTx, tenantId: string, userId: string) {
+  await notifyAccessChanged(db, tenantId);
   return db
     .delete(capabilityGrants)
     .where(and(eq(capabilityGrants.tenantId, tenantId), eq(capabilityGrants.userId, userId)))

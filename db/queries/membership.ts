@@ -1,41 +1,10 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../client';
 import { groupMembers, groups, tenantMembers, tenants, users } from '../schema/access';
+import { notifyAccessChanged, tenantOfGroup } from './caller-snapshot';
 
 export const ownerGroupId = (tenantId: string) => `owner:${tenantId}`;
 export const roleGroupId = (tenantId: string, name: string) => `role:${tenantId}:${name}`;
-
-export interface CallerFacts {
-  tenantExists: boolean;
-  isMember: boolean;
-  isOwner: boolean;
-  isOperator: boolean;
-}
-
-/**
- * Everything the identity middleware needs, in one round trip. Ownership and operator status are
- * asked of the groups ("does this group contain the user?", rule 7), never derived from the
- * user's list of groups.
- */
-export async function resolveCallerFacts(
-  db: DbOrTx,
-  tenantId: string,
-  userId: string,
-  operatorGroups: readonly string[],
-): Promise<CallerFacts> {
-  const ops = operatorGroups.length > 0 ? operatorGroups : ['\u0000none'];
-  const rows = await db.execute<{ t: boolean; m: boolean; o: boolean; p: boolean }>(sql`
-    select
-      exists(select 1 from ${tenants} where ${tenants.id} = ${tenantId}) as t,
-      exists(select 1 from ${tenantMembers}
-             where ${tenantMembers.tenantId} = ${tenantId} and ${tenantMembers.userId} = ${userId}) as m,
-      exists(select 1 from ${groupMembers}
-             where ${groupMembers.groupId} = ${ownerGroupId(tenantId)} and ${groupMembers.userId} = ${userId}) as o,
-      exists(select 1 from ${groupMembers} gm join ${groups} g on g.id = gm.group_id
-             where g.type = 'OPERATOR' and gm.group_id in ${ops} and gm.user_id = ${userId}) as p`);
-  const r = rows[0];
-  return { tenantExists: !!r?.t, isMember: !!r?.m, isOwner: !!r?.o, isOperator: !!r?.p };
-}
 
 export async function isOperator(db: DbOrTx, userId: string, operatorGroups: readonly string[]) {
   if (operatorGroups.length === 0) return false;
@@ -65,6 +34,8 @@ export async function groupContains(db: DbOrTx, groupId: string, userId: string)
 
 export async function addGroupMember(db: DbOrTx, groupId: string, userId: string) {
   const rows = await db.insert(groupMembers).values({ groupId, userId }).onConflictDoNothing().returning();
+  const tenant = tenantOfGroup(groupId);
+  if (tenant && rows.length > 0) await notifyAccessChanged(db, tenant);
   return rows.length > 0;
 }
 
@@ -73,6 +44,8 @@ export async function removeGroupMember(db: DbOrTx, groupId: string, userId: str
     .delete(groupMembers)
     .where(and(eq(groupMembers.groupId, groupId), eq(groupMembers.userId, userId)))
     .returning();
+  const tenant = tenantOfGroup(groupId);
+  if (tenant && rows.length > 0) await notifyAccessChanged(db, tenant);
   return rows.length > 0;
 }
 

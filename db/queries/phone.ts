@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../client';
 import { phoneCalls, phoneNumbers, phoneSettings } from '../schema/phone';
 
@@ -41,6 +41,11 @@ export async function findPhoneCallByPlacementKey(db: DbOrTx, tenantId: string, 
   return rows[0] ?? null;
 }
 
+export async function findPhoneCallByProviderId(db: DbOrTx, providerCallId: string) {
+  const rows = await db.select().from(phoneCalls).where(eq(phoneCalls.providerCallId, providerCallId));
+  return rows[0] ?? null;
+}
+
 /** The webhook join: the row is locked so concurrent deliveries for one call apply one after another. */
 export async function lockPhoneCallByProviderId(tx: DbOrTx, providerCallId: string) {
   const rows = await tx
@@ -70,8 +75,9 @@ export async function updatePhoneCall(db: DbOrTx, row: Pick<PhoneCallRow, 'id' |
   return rows[0] ?? null;
 }
 
+/** createdAt as PostgreSQL text (microseconds kept: a JS Date would round them away and skip rows). */
 export interface CallCursor {
-  createdAt: Date;
+  createdAt: string;
   id: string;
 }
 
@@ -90,13 +96,16 @@ export async function listPhoneCalls(db: DbOrTx, tenantId: string, q: CallListQu
   if (q.after) {
     where.push(
       or(
-        lt(phoneCalls.createdAt, q.after.createdAt),
-        and(eq(phoneCalls.createdAt, q.after.createdAt), lt(phoneCalls.id, q.after.id)),
+        sql`${phoneCalls.createdAt} < ${q.after.createdAt}::timestamptz`,
+        and(sql`${phoneCalls.createdAt} = ${q.after.createdAt}::timestamptz`, lt(phoneCalls.id, q.after.id)),
       )!,
     );
   }
   return db
-    .select()
+    .select({
+      ...getTableColumns(phoneCalls),
+      cursorAt: sql<string>`to_char(${phoneCalls.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
+    })
     .from(phoneCalls)
     .where(and(...where))
     .orderBy(desc(phoneCalls.createdAt), desc(phoneCalls.id))
@@ -147,6 +156,16 @@ export async function getPhoneSettings(db: DbOrTx, tenantId: string) {
 export interface PhoneDefaults {
   defaultAssistantId: string | null;
   defaultPhoneNumberId: string | null;
+}
+
+/** The first write only: null when the tenant's row exists already. */
+export async function insertPhoneSettingsIfAbsent(db: DbOrTx, tenantId: string, defaults: PhoneDefaults, by: string) {
+  const rows = await db
+    .insert(phoneSettings)
+    .values({ tenantId, ...defaults, updatedBy: by })
+    .onConflictDoNothing({ target: phoneSettings.tenantId })
+    .returning();
+  return rows[0] ?? null;
 }
 
 /**

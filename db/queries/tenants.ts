@@ -1,12 +1,14 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../client';
 import { groupMembers, groups, tenantMembers, tenants, users } from '../schema/access';
+import { notifyAccessChanged } from './caller-snapshot';
 import { ownerGroupId } from './membership';
 
 export type MemberRole = 'member' | 'tenant-admin';
 
 export async function insertTenant(db: DbOrTx, id: string, name: string, createdBy: string) {
   const rows = await db.insert(tenants).values({ id, name, createdBy }).onConflictDoNothing().returning();
+  if (rows[0]) await notifyAccessChanged(db, id);
   return rows[0] ?? null;
 }
 
@@ -31,6 +33,7 @@ export async function insertMember(db: DbOrTx, tenantId: string, userId: string,
     .values({ tenantId, userId, role, addedBy: by })
     .onConflictDoNothing()
     .returning();
+  if (rows[0]) await notifyAccessChanged(db, tenantId);
   return rows[0] ?? null;
 }
 
@@ -46,6 +49,7 @@ export async function deleteMember(db: DbOrTx, tenantId: string, userId: string)
     .delete(tenantMembers)
     .where(and(eq(tenantMembers.tenantId, tenantId), eq(tenantMembers.userId, userId)))
     .returning();
+  await notifyAccessChanged(db, tenantId);
   return rows.length > 0;
 }
 
@@ -119,4 +123,9 @@ export async function listGroupMembers(db: DbOrTx, groupId: string) {
 export async function removeFromTenantGroups(db: DbOrTx, tenantId: string, userId: string) {
   await db.execute(sql`delete from ${groupMembers} gm using ${groups} g
     where g.id = gm.group_id and g.tenant_id = ${tenantId} and gm.user_id = ${userId}`);
+}
+
+export async function tenantExists(db: DbOrTx, tenantId: string) {
+  const rows = await db.select({ id: tenants.id }).from(tenants).where(eq(tenants.id, tenantId));
+  return rows.length > 0;
 }

@@ -2,6 +2,7 @@ import pino from 'pino';
 import { afterAll, beforeAll } from 'vitest';
 import { createApp } from '../../api/app';
 import type { AppDeps } from '../../api/deps';
+import { createListeningAccessCache } from '../../workers/access-cache-listener';
 import { loadSettings, type Settings } from '../../workers/config';
 import { createTestDatabase, type TestDatabase } from './db';
 
@@ -31,22 +32,28 @@ export function testSettings(overrides: Partial<Settings> = {}): Settings {
 /** One app on its own database per test file; operator groups bootstrapped as at start-up. */
 export function useTestApp(overrides: Partial<Settings> & { deps?: Partial<AppDeps> } = {}): TestContext {
   const ctx = {} as TestContext;
+  let stopCache = async () => {};
   beforeAll(async () => {
     const { deps: extraDeps, ...settingOverrides } = overrides;
     ctx.settings = testSettings(settingOverrides);
     ctx.db = await createTestDatabase();
     const { ensureOperatorGroups } = await import('../../db/queries/membership');
     await ensureOperatorGroups(ctx.db.db, ctx.settings['access.operator-groups'], ctx.settings['access.operators']);
+    // The production access cache, invalidated by NOTIFY, so every API test exercises it.
+    const access = await createListeningAccessCache(ctx.db.sql, ctx.settings['access.cache-ttl-ms'], pino({ level: 'silent' }));
+    stopCache = access.stop;
     ctx.deps = {
       db: ctx.db.db,
       settings: ctx.settings,
       logger: pino({ level: 'silent' }),
       readiness: {},
+      accessCache: access.cache,
       ...extraDeps,
     };
     ctx.app = createApp(ctx.deps);
   });
   afterAll(async () => {
+    await stopCache();
     await ctx.db?.drop();
   });
   return ctx;

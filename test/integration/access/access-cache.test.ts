@@ -1,0 +1,59 @@
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../../api/app';
+import { createListeningAccessCache } from '../../../workers/access-cache-listener';
+import { client, useTestApp, type TestContext } from '../../support/app';
+import { seedTenant } from '../../support/fixtures';
+
+describe('access cache across API nodes', () => {
+  const ctx = useTestApp();
+  // A second API node: same database, its own cache and LISTEN connection.
+  const nodeB = {} as TestContext;
+  let stopB = async () => {};
+
+  beforeAll(async () => {
+    const access = await createListeningAccessCache(ctx.db.sql, 60_000, pino({ level: 'silent' }));
+    stopB = access.stop;
+    nodeB.deps = { ...ctx.deps, accessCache: access.cache };
+    nodeB.app = createApp(nodeB.deps);
+  });
+  afterAll(() => stopB());
+
+  async function eventually(check: () => Promise<boolean>) {
+    const deadline = Date.now() + 5_000;
+    while (!(await check())) {
+      if (Date.now() > deadline) throw new Error('not reached within 5 s');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
+  it('a revocation on one node takes effect on that node at once and on another node by NOTIFY', async () => {
+    const t = await seedTenant(ctx, { members: ['m'], subscribe: ['PHONE'], grants: [{ user: 'm', code: 'PHONE', level: 'read' }] });
+    const a = client(ctx);
+    const b = client(nodeB);
+    // Both nodes have cached the grant.
+    expect((await a.get('/api/my-capabilities', t.as('m'))).json).toEqual({ PHONE: 'read' });
+    expect((await b.get('/api/my-capabilities', t.as('m'))).json).toEqual({ PHONE: 'read' });
+    await a.del(`/api/tenants/${t.id}/users/m/capabilities/PHONE`, t.asOwner);
+    expect((await a.get('/api/my-capabilities', t.as('m'))).json).toEqual({});
+    await eventually(async () => JSON.stringify((await b.get('/api/my-capabilities', t.as('m'))).json) === '{}');
+  });
+
+  it('a suspension and a member removal reach the other node too', async () => {
+    const t = await seedTenant(ctx, { members: ['m'], subscribe: ['SLA'], grants: [{ user: 'm', code: 'SLA', level: 'read-write' }] });
+    const b = client(nodeB);
+    expect((await b.get('/api/my-capabilities', t.as('m'))).json).toEqual({ SLA: 'read-write' });
+    await client(ctx).del(`/api/tenants/${t.id}/capabilities/SLA`, t.asOwner);
+    await eventually(async () => JSON.stringify((await b.get('/api/my-capabilities', t.as('m'))).json) === '{}');
+    await client(ctx).del(`/api/tenants/${t.id}/members/m`, t.asOwner);
+    await eventually(async () => (await b.get('/api/my-capabilities', t.as('m'))).status === 403);
+  });
+
+  it('a rolled-back change sends no notice and changes nothing', async () => {
+    const t = await seedTenant(ctx, { members: ['m'], subscribe: ['PHONE'] });
+    // 422: not a member; the transaction that would have granted is rolled back.
+    const res = await client(ctx).put(`/api/tenants/${t.id}/users/ghost/capabilities/PHONE`, t.asOwner, { level: 'read' });
+    expect(res.status).toBe(422);
+    expect((await client(nodeB).get('/api/my-capabilities', t.as('m'))).json).toEqual({});
+  });
+});
