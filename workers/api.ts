@@ -4,6 +4,7 @@ import { migrateWithLock } from '../db/migrate';
 import { createListeningAccessCache } from './access-cache-listener';
 import { bootstrapAccess } from './bootstrap';
 import { loadSettings } from './config';
+import { ensureBucket } from './embedded/seaweed';
 import { createLogger } from './logger';
 import { connectRuntime, endpointsFromSettings } from './runtime';
 import { onShutdown } from './shutdown';
@@ -13,6 +14,8 @@ const logger = createLogger(settings, 'api');
 const endpoints = endpointsFromSettings(settings);
 await migrateWithLock(endpoints.databaseUrl);
 const runtime = await connectRuntime(settings, endpoints, logger);
+// Idempotent: creates the documents bucket with versioning and object lock when missing.
+await ensureBucket(runtime.s3, settings['s3.bucket']);
 await bootstrapAccess(runtime.database.db, settings);
 const access = await createListeningAccessCache(runtime.database.sql, settings['access.cache-ttl-ms'], logger);
 const server = await startServer(

@@ -1,5 +1,6 @@
 // `npm run start:worker`: a Temporal worker node (plus outbox dispatcher), given only URLs.
 import { loadSettings } from './config';
+import { ensureSearchAttributes } from './embedded/temporal';
 import { createLogger } from './logger';
 import { connectRuntime, endpointsFromSettings } from './runtime';
 import { onShutdown } from './shutdown';
@@ -9,6 +10,8 @@ const settings = loadSettings();
 const logger = createLogger(settings, 'worker');
 const endpoints = endpointsFromSettings(settings);
 const runtime = await connectRuntime(settings, endpoints, logger);
+// Idempotent: a fresh Temporal cluster gets TenantId, Capability and BusinessKey registered.
+await ensureSearchAttributes(runtime.temporalConnection, settings['temporal.namespace']);
 const worker = await startWorkerProcess(settings, runtime, endpoints.temporalAddress, logger);
 onShutdown(logger, async () => {
   await worker.stop();

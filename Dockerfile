@@ -1,0 +1,17 @@
+# One image for API and worker nodes; the command picks the role.
+FROM node:20-bookworm-slim
+WORKDIR /app
+ENV NODE_ENV=production
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --ignore-scripts=false && npm cache clean --force
+COPY api ./api
+COPY activities ./activities
+COPY db ./db
+COPY domain ./domain
+COPY integrations ./integrations
+COPY workers ./workers
+COPY workflows ./workflows
+COPY tsconfig.json ./
+USER node
+EXPOSE 3000
+CMD ["npm", "run", "start:api"]
