@@ -2,7 +2,6 @@ import type { Logger } from 'pino';
 import type { Db } from '../db/client';
 import type { Settings } from '../workers/settings';
 import { createOutboxActivities } from './outbox';
-import { createPhoneActivities } from './phone';
 
 /** What activity factories may use; passed in by the worker's composition root. */
 export interface ActivityDeps {
@@ -15,7 +14,6 @@ export interface ActivityDeps {
 export function createActivities(deps: ActivityDeps) {
   return {
     ...createOutboxActivities(deps),
-    ...createPhoneActivities(deps),
   };
 }
 

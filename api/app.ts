@@ -7,12 +7,10 @@ import { requestRoutes } from './access/request-routes';
 import { tenantRoutes } from './access/tenant-routes';
 import type { AppDeps } from './deps';
 import { docsRoutes } from './docs';
-import { documentRoutes } from './documents/routes';
 import type { AppEnv } from './env';
 import { healthRoutes } from './health/routes';
 import { invalidateAccessCacheAfterWrite } from './middleware/access-cache-invalidation';
 import { onError, onNotFound } from './middleware/errors';
-import { phoneRoutes } from './phone/routes';
 import { requestContext } from './middleware/request-context';
 
 /** The only place routes are mounted. */
@@ -30,8 +28,6 @@ export function createApp(deps: AppDeps) {
   app.route('/', tenantRoutes());
   app.route('/', invitationRoutes());
   app.route('/', groupRoutes());
-  app.route('/', phoneRoutes());
-  app.route('/', documentRoutes(deps));
   app.route('/', docsRoutes());
 
   registerSecuritySchemes(app);
