@@ -26,7 +26,7 @@ describe('internal key (X-Internal-Key)', () => {
 
   it('answers 401 internal-key-invalid for a missing or wrong key', async () => {
     const app = appWithKey('s3cr3t-key');
-    for (const headers of [{}, { 'X-Internal-Key': 'wrong' }, { 'X-Internal-Key': 's3cr3t-key ' }] as Record<string, string>[]) {
+    for (const headers of [{}, { 'X-Internal-Key': 'wrong' }, { 'X-Internal-Key': 'S3CR3T-KEY' }] as Record<string, string>[]) {
       const res = await app.request('/api/internal/ping', { headers });
       expect(res.status).toBe(401);
       expect(res.headers.get('content-type')).toContain('application/problem+json');
