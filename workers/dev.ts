@@ -2,10 +2,8 @@
 // (DATABASE_URL, TEMPORAL_ADDRESS, S3_ENDPOINT); data persists under DATA_DIR (./.data).
 import { Connection } from '@temporalio/client';
 import { join, resolve } from 'node:path';
-import { startServer } from '../api/server';
 import { migrateWithLock } from '../db/migrate';
-import { createListeningAccessCache } from './access-cache-listener';
-import { bootstrapAccess } from './bootstrap';
+import { startApiNode } from './api-node';
 import { ConfigError, loadSettings } from './config';
 import { ensureBucket, ensureSearchAttributes, getFreePort, isPortOpen, startEmbeddedPostgres, startSeaweed, startTemporalDevServer, stopAllServers } from './embedded/index';
 import { createLogger } from './logger';
@@ -73,20 +71,7 @@ s3Admin.destroy();
 
 await migrateWithLock(databaseUrl);
 const runtime = await connectRuntime(settings, { databaseUrl, temporalAddress, s3 }, logger);
-await bootstrapAccess(runtime.database.db, settings);
-const access = await createListeningAccessCache(runtime.database.sql, settings['access.cache-ttl-ms'], logger);
-const server = await startServer(
-  {
-    db: runtime.database.db,
-    settings,
-    logger,
-    temporal: runtime.temporal,
-    s3: runtime.s3,
-    readiness: runtime.readiness,
-    accessCache: access.cache,
-  },
-  settings.port,
-);
+const server = await startApiNode(settings, runtime, logger);
 const worker = await startWorkerProcess(settings, runtime, temporalAddress, logger);
 
 const api = `http://localhost:${server.port}`;
@@ -105,7 +90,7 @@ process.stdout.write(
 
 onShutdown(logger, async () => {
   // Every step runs even if an earlier one fails: embedded servers must never be orphaned.
-  for (const step of [() => server.close(), () => access.stop(), () => worker.stop(), () => runtime.close()]) {
+  for (const step of [() => server.stop(), () => worker.stop(), () => runtime.close()]) {
     await step().catch((err) => logger.error({ err }, 'shutdown step failed'));
   }
   await stopAllServers();

@@ -120,7 +120,6 @@ export const settingDefs = {
   'dispatcher.batch-size': def(int(1, 1000), '50', 'Rows claimed per transaction.'),
   'dispatcher.max-attempts': def(int(1, 1000), '10', 'Start attempts before a row becomes FAILED.'),
   'dispatcher.backoff-ms': def(int(1, 3_600_000), '1000', 'First retry delay; doubles per attempt (capped at 10 min).'),
-  'forms.outbox-poll-ms': def(int(50, 600_000), '2000', 'Form submission outbox poll (spec limit).'),
   // Phone (voice provider)
   'phone.provider-base-url': def(url, 'https://api.vapi.ai', 'Base URL of the voice provider REST API.'),
   'phone.provider-api-key': def(

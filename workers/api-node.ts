@@ -1,0 +1,31 @@
+import type { Logger } from 'pino';
+import { startServer } from '../api/server';
+import { createListeningAccessCache } from './access-cache-listener';
+import { bootstrapAccess } from './bootstrap';
+import type { Runtime } from './runtime';
+import type { Settings } from './settings';
+
+/** The API of one node, as `npm run start:api` and `npm start` both run it. */
+export async function startApiNode(settings: Settings, runtime: Runtime, logger: Logger) {
+  await bootstrapAccess(runtime.database.db, settings);
+  const access = await createListeningAccessCache(runtime.database.sql, settings['access.cache-ttl-ms'], logger);
+  const server = await startServer(
+    {
+      db: runtime.database.db,
+      settings,
+      logger,
+      temporal: runtime.temporal,
+      s3: runtime.s3,
+      readiness: runtime.readiness,
+      accessCache: access.cache,
+    },
+    settings.port,
+  );
+  return {
+    port: server.port,
+    async stop() {
+      await server.close();
+      await access.stop();
+    },
+  };
+}
