@@ -7,6 +7,7 @@ import { requestRoutes } from './access/request-routes';
 import { tenantRoutes } from './access/tenant-routes';
 import type { AppDeps } from './deps';
 import { docsRoutes } from './docs';
+import { documentRoutes } from './documents/routes';
 import type { AppEnv } from './env';
 import { healthRoutes } from './health/routes';
 import { invalidateAccessCacheAfterWrite } from './middleware/access-cache-invalidation';
@@ -28,6 +29,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', tenantRoutes());
   app.route('/', invitationRoutes());
   app.route('/', groupRoutes());
+  app.route('/', documentRoutes(deps));
   app.route('/', docsRoutes());
 
   registerSecuritySchemes(app);

@@ -181,6 +181,11 @@ export const settingDefs = {
   'docstore.retention-days.forms': def(int(0, 36_500), '365', 'Object-lock retention (GOVERNANCE) of FORMS documents in days; 0: no retention.'),
   'docstore.retention-days.signatures': def(int(0, 36_500), '3650', 'Object-lock retention (COMPLIANCE) of SIGNATURES documents in days; 0: no retention.'),
   'docstore.retention-days.email': def(int(0, 36_500), '365', 'Object-lock retention (GOVERNANCE) of EMAIL documents in days; 0: no retention.'),
+  'docstore.upload-concurrency': def(
+    int(1, 1000),
+    '4',
+    'Uploads streaming to S3 at once per API node (each holds up to ~20 MiB of part buffers); further uploads wait their turn.',
+  ),
   'docstore.sse': def(z.enum(['none', 'AES256']), 'none', 'Server-side encryption of stored documents: `none` or `AES256` (SSE-S3).'),
   'docstore.retention-purge.enabled': def(bool, 'false', 'Create (or resume) the Temporal Schedule of the retentionPurge workflow at worker start-up.'),
   'docstore.retention-purge.dry-run': def(bool, 'true', 'retentionPurge only reports the documents it would mark DELETED.'),

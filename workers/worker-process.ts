@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { createActivities } from '../activities/index';
 import type { Database } from '../db/client';
 import { OutboxDispatcher, temporalStarter } from './dispatcher';
+import { ensureRetentionPurgeSchedule } from './retention-purge-schedule';
 import type { Runtime } from './runtime';
 import type { Settings } from './settings';
 
@@ -22,13 +23,14 @@ export async function startWorkerProcess(
   logger: Logger,
 ): Promise<RunningWorker> {
   installTemporalLogging(logger);
+  await ensureRetentionPurgeSchedule(runtime.temporal, settings, logger);
   const connection = await NativeConnection.connect({ address: temporalAddress });
   const worker = await Worker.create({
     connection,
     namespace: settings['temporal.namespace'],
     taskQueue: settings['temporal.task-queue'],
     workflowsPath,
-    activities: createActivities({ db: runtime.database.db, settings, logger }),
+    activities: createActivities({ db: runtime.database.db, settings, logger, s3: runtime.s3, temporal: runtime.temporal }),
   });
   const running = worker.run();
   const dispatcher = settings['dispatcher.enabled'] ? createDispatcher(settings, runtime.database, runtime, logger) : undefined;

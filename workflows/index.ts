@@ -1,3 +1,6 @@
 // The worker's workflowsPath: every workflow type the platform runs is exported from here.
 // Workflows import activity types only (see DESIGN.md).
 export {};
+export { documentScan } from './document-scan';
+export { retentionPurge } from './retention-purge';
+export { documentAttachedSignal } from './document-signals';

@@ -4,3 +4,5 @@ export type { ObjectKeyInput } from './storage-key';
 export * from './range';
 export * from './content-disposition';
 export * from './byte-counter';
+export * from './retention';
+export * from './signals';

@@ -1,0 +1,110 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import { findExpiredDocuments, getDocument, markExpiredDocumentsDeleted, updateDocument } from '../db/queries/documents';
+import { retentionPlan } from '../domain/documents/retention';
+import { announceAttachment } from '../integrations/docstore/attach-signal';
+import { DocumentObjectStore, physicalKey } from '../integrations/docstore/object-store';
+import { createScanner, retentionDays, settleStoredObject } from '../integrations/docstore/settle';
+import type { ActivityDeps } from './index';
+
+export interface ScanPendingInput {
+  tenantId: string;
+  docId: string;
+}
+
+export interface ScanPendingResult {
+  docId: string;
+  /** The row's status when the activity ended; `GONE` when no such row exists. */
+  status: 'PENDING' | 'READY' | 'QUARANTINED' | 'DELETED' | 'GONE';
+  /** false: someone else settled (or deleted) it first; nothing was done. */
+  settledHere: boolean;
+}
+
+export interface RetentionPurgeBatch {
+  marked: number;
+  byTenant: Record<string, number>;
+}
+
+export interface RetentionPurgeFindings {
+  wouldMark: number;
+  byTenant: Record<string, number>;
+  sample: Array<{ id: string; tenantId: string; retainUntil: string | null }>;
+}
+
+export function createDocumentActivities(deps: ActivityDeps) {
+  const { db, settings, logger } = deps;
+  const scanner = createScanner(settings);
+  const now = () => new Date();
+  const log = logger.child({ component: 'documents' });
+
+  return {
+    /**
+     * The durable retry of a scan that failed at finalize: rescan the stored version, retain it
+     * when clean, and settle the row (optimistic). Scanner or storage failures throw a plain
+     * error, so Temporal retries with backoff; the row stays PENDING meanwhile.
+     */
+    async scanPendingDocument(input: ScanPendingInput): Promise<ScanPendingResult> {
+      const row = await getDocument(db, input.tenantId, input.docId);
+      if (!row) return { docId: input.docId, status: 'GONE', settledHere: false };
+      if (row.status !== 'PENDING' || row.scanStatus !== 'ERROR') {
+        return { docId: row.id, status: row.status, settledHere: false };
+      }
+      if (!row.storageVersionId) {
+        throw ApplicationFailure.nonRetryable('A PENDING document awaiting a scan has no stored version', 'DocumentWithoutBytes');
+      }
+      if (!deps.s3) throw new Error('This worker has no S3 client; another worker must scan the document');
+      const store = new DocumentObjectStore({ s3: deps.s3, bucket: settings['s3.bucket'], sse: settings['docstore.sse'] });
+      const plan = retentionPlan(row.capability, retentionDays(settings));
+      let outcome;
+      try {
+        outcome = await settleStoredObject(store, scanner, physicalKey(row.tenantId, row.storageKey), row.storageVersionId, plan, now);
+      } catch (err) {
+        await updateDocument(db, row.tenantId, row.id, row.version, { scanAttempts: row.scanAttempts + 1 });
+        log.warn({ docId: row.id, attempt: row.scanAttempts + 1, err: (err as Error).message }, 'document scan retry failed');
+        throw new Error(`scan of document ${row.id} failed: ${(err as Error).message}`);
+      }
+      const attempts = row.scanAttempts + 1;
+      const changes =
+        outcome.scan === 'INFECTED'
+          ? { status: 'QUARANTINED' as const, scanStatus: 'INFECTED' as const, scanSignature: outcome.signature, scannedAt: now(), scanAttempts: attempts }
+          : {
+              status: 'READY' as const,
+              scanStatus: outcome.scan,
+              scannedAt: outcome.scan === 'CLEAN' ? now() : null,
+              scanAttempts: attempts,
+              retainUntil: outcome.retention?.retainUntil ?? null,
+              retentionMode: outcome.retention?.mode ?? null,
+            };
+      const updated = await updateDocument(db, row.tenantId, row.id, row.version, changes);
+      // Someone wrote the row meanwhile: the next attempt reloads it and decides again.
+      if (!updated) throw new Error(`document ${row.id} changed during its scan; retrying`);
+      log.info({ docId: row.id, status: updated.status, attempts }, 'document scan settled by the durable retry');
+      await announceAttachment(db, deps.temporal, log, updated);
+      return { docId: row.id, status: updated.status, settledHere: true };
+    },
+
+    /** Dry run of the retention purge: what would be marked, without writing. */
+    async findExpiredDocumentsForPurge(input: { cutoff: string; sampleSize: number }): Promise<RetentionPurgeFindings> {
+      const found = await findExpiredDocuments(db, new Date(input.cutoff), input.sampleSize);
+      return {
+        wouldMark: found.byTenant.reduce((n, t) => n + t.count, 0),
+        byTenant: Object.fromEntries(found.byTenant.map((t) => [t.tenantId, t.count])),
+        sample: found.sample.map((s) => ({ id: s.id, tenantId: s.tenantId, retainUntil: s.retainUntil?.toISOString() ?? null })),
+      };
+    },
+
+    /** One batch of the real purge: rows past their horizon become DELETED; storage is not touched. */
+    async markExpiredDocumentsBatch(input: { cutoff: string; batchSize: number }): Promise<RetentionPurgeBatch> {
+      const rows = await markExpiredDocumentsDeleted(db, new Date(input.cutoff), input.batchSize);
+      const byTenant: Record<string, number> = {};
+      for (const r of rows) byTenant[r.tenantId] = (byTenant[r.tenantId] ?? 0) + 1;
+      return { marked: rows.length, byTenant };
+    },
+
+    /** The run's report in the worker log (it is also the workflow result in the Web UI). */
+    async logRetentionPurgeReport(report: object): Promise<void> {
+      log.info({ report }, 'retention purge report');
+    },
+  };
+}
+
+export type DocumentActivities = ReturnType<typeof createDocumentActivities>;

@@ -1,0 +1,294 @@
+// The document registry (core): authorisation, state and storage keys. It never touches
+// storage; the proxy moves bytes. Every write is optimistic (`where version = expected`).
+import { randomUUID } from 'node:crypto';
+import type { Client } from '@temporalio/client';
+import type { Logger } from 'pino';
+import type { Db } from '../../db/client';
+import { enqueueOutbox } from '../../db/outbox';
+import {
+  backfillProcessInstance,
+  getDocument,
+  getDocumentProcess,
+  insertDocument,
+  listDocuments,
+  recordDocumentProcess,
+  updateDocument,
+  type DocumentRow,
+} from '../../db/queries/documents';
+import { userNames } from '../../db/queries/membership';
+import { buildObjectKey, DocumentInputError, validateKeySegment } from '../../domain/documents/storage-key';
+import { retentionPlan } from '../../domain/documents/retention';
+import { AppError, badRequest, conflict, notFound } from '../../domain/errors';
+import { announceAttachment } from '../../integrations/docstore/attach-signal';
+import { retentionDays } from '../../integrations/docstore/settle';
+import type { Settings } from '../../workers/settings';
+import { assertCapability, assertContext, documentCapabilities } from './registry-guard';
+import type {
+  Authorization,
+  AuthorizeInput,
+  DocumentPageResult,
+  FinalizeInput,
+  ListInput,
+  ProcessStartedInput,
+  ProcessStartedResult,
+  RegistryCaller,
+  RegistryClient,
+  Removal,
+  Resolution,
+} from './registry-client';
+import { toView, type DocumentView } from './schemas';
+
+export interface RegistryDeps {
+  db: Db;
+  settings: Settings;
+  logger: Logger;
+  temporal?: Client;
+  clock?: () => Date;
+}
+
+/** Business key of a document's durable scan retry (outbox capability DOCUMENTS). */
+export const scanBusinessKey = (docId: string) => `scan-${docId}`;
+
+const KIND_CAPABILITY: Record<string, string | undefined> = {
+  FORM_ATTACHMENT: 'FORMS',
+  FORM_SUBMISSION_PDF: 'FORMS',
+  SIGNATURE_ATTACHMENT: 'SIGNATURES',
+};
+
+function inputError(err: unknown): never {
+  if (err instanceof DocumentInputError) {
+    throw badRequest('invalid-document-input', err.message, { field: err.field, reason: err.reason });
+  }
+  throw err;
+}
+
+const versionConflict = () => conflict('version-conflict', 'The document was changed concurrently; reload it and retry');
+
+export class DocumentRegistry implements RegistryClient {
+  constructor(private readonly d: RegistryDeps) {}
+
+  private now() {
+    return this.d.clock?.() ?? new Date();
+  }
+
+  /** Tenant-scoped load: another tenant's document is a 404, never a 403. */
+  private async load(caller: RegistryCaller, docId: string): Promise<DocumentRow> {
+    const row = await getDocument(this.d.db, caller.tenantId, docId);
+    if (!row) throw notFound('Document', 'document-not-found');
+    return row;
+  }
+
+  async authorize(caller: RegistryCaller, input: AuthorizeInput): Promise<Authorization> {
+    const expected = KIND_CAPABILITY[input.kind];
+    if (expected && expected !== input.capability) {
+      throw badRequest('kind-capability-mismatch', `Kind ${input.kind} belongs to capability ${expected}`);
+    }
+    let docId = input.docId ?? randomUUID();
+    let fullKey: string;
+    try {
+      validateKeySegment('processRef', input.processRef);
+      fullKey = buildObjectKey({ tenantId: caller.tenantId, processRef: input.processRef, docId, filename: input.filename });
+    } catch (err) {
+      inputError(err);
+    }
+    const storageKey = fullKey.slice(caller.tenantId.length + 1);
+    const { db } = this.d;
+    await assertCapability(db, caller, input.capability, 'write');
+    await assertContext(db, caller.tenantId, input.capability, input.processRef);
+
+    let row: DocumentRow;
+    if (input.docId) {
+      const current = await this.load(caller, input.docId);
+      if (input.version === undefined) throw badRequest('version-required', 'Re-authorizing a document needs its version');
+      if (current.version !== input.version) throw versionConflict();
+      if (current.status !== 'PENDING' || current.scanStatus !== 'NOT_SCANNED') {
+        throw conflict('document-not-pending', 'Only a PENDING document without stored bytes can be re-authorized');
+      }
+      if (current.processRef !== input.processRef || current.capability !== input.capability) {
+        throw conflict('document-context-changed', 'A re-authorized document keeps its processRef and capability');
+      }
+      const updated = await updateDocument(db, caller.tenantId, current.id, input.version, {
+        storageKey,
+        filename: input.filename,
+        contentType: input.contentType,
+        kind: input.kind,
+        taskId: input.taskId ?? null,
+        ownerEntityId: input.ownerEntityId ?? null,
+      });
+      if (!updated) throw versionConflict();
+      row = updated;
+    } else {
+      const process = await getDocumentProcess(db, caller.tenantId, input.processRef);
+      const names = await userNames(db, [caller.userId]);
+      row = await insertDocument(db, {
+        id: docId,
+        tenantId: caller.tenantId,
+        processRef: input.processRef,
+        processInstanceId: process?.processInstanceId ?? null,
+        taskId: input.taskId ?? null,
+        kind: input.kind,
+        capability: input.capability,
+        ownerEntityId: input.ownerEntityId ?? null,
+        storageKey,
+        filename: input.filename,
+        contentType: input.contentType,
+        createdBy: caller.userId,
+        createdByName: names.get(caller.userId) ?? null,
+        // Millisecond precision on purpose: list cursors carry JavaScript dates.
+        createdAt: this.now(),
+      });
+      docId = row.id;
+    }
+    return {
+      docId,
+      version: row.version,
+      storageKey: row.storageKey,
+      retention: retentionPlan(row.capability, retentionDays(this.d.settings)),
+      document: toView(row),
+    };
+  }
+
+  async finalize(caller: RegistryCaller, docId: string, input: FinalizeInput): Promise<DocumentView> {
+    const current = await this.load(caller, docId);
+    await assertCapability(this.d.db, caller, current.capability, 'write');
+    if (current.version !== input.version) throw versionConflict();
+    if (current.status !== 'PENDING' || current.scanStatus !== 'NOT_SCANNED') {
+      throw conflict('document-not-pending', 'The document is already finalized');
+    }
+    const plan = retentionPlan(current.capability, retentionDays(this.d.settings));
+    if ((input.scan === 'CLEAN' || input.scan === 'SKIPPED') && plan && input.retention?.mode !== plan.mode) {
+      // A READY document of a retained capability is always locked, in the capability's mode.
+      throw badRequest('retention-required', `A READY ${current.capability} document needs ${plan.mode} retention`);
+    }
+    const stored = { sizeBytes: input.sizeBytes, sha256: input.sha256, storageVersionId: input.storageVersionId };
+    const now = this.now();
+    const row = await this.d.db.transaction(async (tx) => {
+      let changes;
+      if (input.scan === 'INFECTED') {
+        changes = { ...stored, status: 'QUARANTINED' as const, scanStatus: 'INFECTED' as const, scanSignature: input.signature ?? null, scannedAt: now, scanAttempts: current.scanAttempts + 1 };
+      } else if (input.scan === 'ERROR') {
+        changes = { ...stored, scanStatus: 'ERROR' as const, scanAttempts: current.scanAttempts + 1 };
+      } else {
+        changes = {
+          ...stored,
+          status: 'READY' as const,
+          scanStatus: input.scan,
+          scannedAt: input.scan === 'CLEAN' ? now : null,
+          scanAttempts: current.scanAttempts + (input.scan === 'CLEAN' ? 1 : 0),
+          retainUntil: input.retention ? new Date(input.retention.retainUntil) : null,
+          retentionMode: input.retention?.mode ?? null,
+        };
+      }
+      const updated = await updateDocument(tx, caller.tenantId, docId, input.version, changes);
+      if (!updated) throw versionConflict();
+      if (input.scan === 'ERROR') {
+        const { settings } = this.d;
+        await enqueueOutbox(tx, {
+          capability: 'DOCUMENTS',
+          tenantId: caller.tenantId,
+          businessKey: scanBusinessKey(docId),
+          workflowType: 'documentScan',
+          args: [
+            {
+              tenantId: caller.tenantId,
+              docId,
+              retry: { initialMs: settings['docstore.scan-retry-initial-ms'], maxMs: settings['docstore.scan-retry-max-ms'] },
+            },
+          ],
+        });
+      }
+      return updated;
+    });
+    if (row.status === 'READY' && row.taskId) {
+      // Best effort and off the request path: the upload's answer never waits on Temporal.
+      void announceAttachment(this.d.db, this.d.temporal, this.d.logger, row);
+    }
+    return toView(row);
+  }
+
+  async resolve(caller: RegistryCaller, docId: string): Promise<Resolution> {
+    const row = await this.load(caller, docId);
+    await assertCapability(this.d.db, caller, row.capability, 'read');
+    if (row.status === 'QUARANTINED') throw new AppError('document-quarantined', 423, 'The document is quarantined');
+    if (row.status !== 'READY' || !row.storageVersionId) {
+      throw conflict('document-not-ready', `The document is ${row.status}, not READY`);
+    }
+    return { document: toView(row), storageKey: row.storageKey, storageVersionId: row.storageVersionId };
+  }
+
+  async get(caller: RegistryCaller, docId: string): Promise<DocumentView> {
+    const row = await this.load(caller, docId);
+    await assertCapability(this.d.db, caller, row.capability, 'read');
+    return toView(row);
+  }
+
+  async list(caller: RegistryCaller, input: ListInput): Promise<DocumentPageResult> {
+    const readable = await documentCapabilities(this.d.db, caller, 'read');
+    const after = input.cursor ? decodeCursor(input.cursor) : null;
+    const rows = await listDocuments(this.d.db, caller.tenantId, input.selector, readable, after, input.limit + 1);
+    const page = rows.slice(0, input.limit);
+    const last = page[page.length - 1];
+    return {
+      items: page.map(toView),
+      nextCursor: rows.length > input.limit && last ? encodeCursor(last.createdAt, last.id) : null,
+    };
+  }
+
+  async remove(caller: RegistryCaller, docId: string, expectedVersion?: number): Promise<Removal> {
+    const row = await this.load(caller, docId);
+    await assertCapability(this.d.db, caller, row.capability, 'write');
+    if (expectedVersion !== undefined && row.version !== expectedVersion) throw versionConflict();
+    if (row.status === 'DELETED') throw conflict('document-already-deleted', 'The document is already deleted');
+    const updated = await updateDocument(this.d.db, caller.tenantId, docId, row.version, {
+      status: 'DELETED',
+      deletedAt: this.now(),
+    });
+    if (!updated) throw versionConflict();
+    return {
+      document: toView(updated),
+      storageKey: updated.storageKey,
+      storageVersionId: updated.storageVersionId,
+      hardDelete: updated.retentionMode === null,
+    };
+  }
+
+  async processStarted(caller: RegistryCaller, input: ProcessStartedInput): Promise<ProcessStartedResult> {
+    try {
+      validateKeySegment('processRef', input.processRef);
+    } catch (err) {
+      inputError(err);
+    }
+    const { db } = this.d;
+    const writable = await documentCapabilities(db, caller, 'write');
+    if (writable.length === 0) {
+      throw new AppError('capability-not-granted', 403, 'Caller has no read-write grant on a document capability');
+    }
+    return db.transaction(async (tx) => {
+      const stored = await recordDocumentProcess(tx, {
+        tenantId: caller.tenantId,
+        processRef: input.processRef,
+        processInstanceId: input.processInstanceId,
+        workflowId: input.workflowId ?? null,
+        startedBy: caller.userId,
+      });
+      if (stored.processInstanceId !== input.processInstanceId) {
+        throw conflict('process-already-started', 'Another process instance is already recorded for this processRef');
+      }
+      const updated = await backfillProcessInstance(tx, caller.tenantId, input.processRef, input.processInstanceId, writable);
+      return { processRef: input.processRef, processInstanceId: input.processInstanceId, updated };
+    });
+  }
+}
+
+function encodeCursor(createdAt: Date, id: string) {
+  return Buffer.from(`${createdAt.toISOString()}|${id}`, 'utf8').toString('base64url');
+}
+
+function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+  const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  const createdAt = new Date(at ?? '');
+  if (!id || !/^[0-9a-f-]{36}$/.test(id) || Number.isNaN(createdAt.getTime())) {
+    throw badRequest('invalid-cursor', 'The cursor is not one this service issued');
+  }
+  return { createdAt, id };
+}

@@ -1,0 +1,19 @@
+import type { AppDeps } from '../deps';
+import { createRouter } from '../openapi';
+import { documentRegistryRoutes } from './internal-routes';
+import { documentProxyRoutes } from './proxy-routes';
+import { DocumentRegistry } from './registry-service';
+import { DocumentsRuntime } from './runtime';
+
+/** Both tiers of the documents capability: the registry's internal routes and the proxy. */
+export function documentRoutes(deps: AppDeps, options: { fetch?: typeof fetch } = {}) {
+  const registry = new DocumentRegistry(deps);
+  const runtime = new DocumentsRuntime(deps, registry, options);
+  if (deps.settings['docstore.scan'] === 'off') {
+    deps.logger.warn('docstore.scan=off: uploaded documents become READY without a malware scan');
+  }
+  const app = createRouter();
+  app.route('/', documentRegistryRoutes(registry));
+  app.route('/', documentProxyRoutes(runtime));
+  return app;
+}

@@ -1,0 +1,53 @@
+import type { Logger } from 'pino';
+import { AppError } from '../../domain/errors';
+import { DocumentObjectStore } from '../../integrations/docstore/object-store';
+import { createScanner, type Scanner } from '../../integrations/docstore/settle';
+import type { AppDeps } from '../deps';
+import { HttpRegistryClient } from './http-registry-client';
+import type { RegistryCaller, RegistryClient } from './registry-client';
+import { DocumentRegistry } from './registry-service';
+import { UploadSlots } from './upload-slots';
+
+/** What the proxy tier works with: one registry client, the object store and the scanner. */
+export class DocumentsRuntime {
+  readonly registry: RegistryClient;
+  readonly store: DocumentObjectStore | undefined;
+  readonly scanner: Scanner;
+  readonly now: () => Date;
+  readonly uploadSlots: UploadSlots;
+
+  constructor(
+    deps: AppDeps,
+    /** The in-process registry, used unless `docstore.registry-url` names a remote one. */
+    local: DocumentRegistry,
+    options: { fetch?: typeof fetch } = {},
+  ) {
+    const { settings } = deps;
+    const url = settings['docstore.registry-url'];
+    this.registry = url
+      ? new HttpRegistryClient({ baseUrl: url, internalKey: settings['internal.key'] ?? '', fetch: options.fetch })
+      : local;
+    this.store = deps.s3
+      ? new DocumentObjectStore({ s3: deps.s3, bucket: settings['s3.bucket'], sse: settings['docstore.sse'] })
+      : undefined;
+    this.scanner = createScanner(settings);
+    this.now = deps.clock ?? (() => new Date());
+    this.uploadSlots = new UploadSlots(settings['docstore.upload-concurrency']);
+  }
+
+  requireStore(): DocumentObjectStore {
+    if (!this.store) throw new AppError('storage-unavailable', 503, 'Object storage is not configured on this node');
+    return this.store;
+  }
+
+  /** After a failed upload: soft-delete the PENDING row and drop whatever reached storage (best effort). */
+  async discard(caller: RegistryCaller, docId: string, version: number, key: string, log: Logger): Promise<void> {
+    try {
+      const removal = await this.registry.remove(caller, docId, version);
+      if (removal.hardDelete) await this.store?.purge(key);
+      else await this.store?.hide(key);
+    } catch (err) {
+      log.warn({ docId, err: (err as Error).message }, 'could not discard a failed upload');
+    }
+  }
+}

@@ -1,0 +1,154 @@
+import { z } from '@hono/zod-openapi';
+import type { DocumentRow } from '../../db/queries/documents';
+import { DOCUMENT_CAPABILITIES, DOCUMENT_KINDS, DOCUMENT_STATUSES, RETENTION_MODES, SCAN_STATUSES } from '../../db/schema/documents';
+
+/** Printable ASCII without spaces: task ids, owner ids, process instance and workflow ids. */
+export const OPAQUE_ID = /^[\x21-\x7E]{1,200}$/;
+const opaque = (example: string) => z.string().regex(OPAQUE_ID, 'must be 1-200 printable characters without spaces').openapi({ example });
+
+/** A MIME type with optional parameters; anything else is stored as application/octet-stream by the proxy. */
+export const MIME_TYPE =
+  /^[a-z0-9][a-z0-9!#$&^_.+-]{0,63}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}(?:\s*;\s*[a-z0-9!#$&^_.+-]{1,64}=(?:[a-z0-9!#$&^_.+-]{1,128}|"[^"\\\r\n]{0,128}"))*$/i;
+
+export const Kind = z.enum(DOCUMENT_KINDS);
+export const Capability = z.enum(DOCUMENT_CAPABILITIES);
+export const Status = z.enum(DOCUMENT_STATUSES);
+export const Mode = z.enum(RETENTION_MODES);
+
+/** The document view: every registry field a client may see; never the storage key or version id. */
+export const DocumentView = z
+  .object({
+    id: z.string().uuid(),
+    version: z.number().int().openapi({ description: 'Optimistic-lock counter; send it as If-Match to delete' }),
+    tenantId: z.string(),
+    processRef: z.string(),
+    processInstanceId: z.string().nullable(),
+    taskId: z.string().nullable(),
+    kind: Kind,
+    capability: Capability,
+    ownerEntityId: z.string().nullable(),
+    filename: z.string(),
+    contentType: z.string(),
+    sizeBytes: z.number().int().nullable(),
+    sha256: z.string().nullable(),
+    status: Status,
+    scanStatus: z.enum(SCAN_STATUSES),
+    retainUntil: z.string().nullable(),
+    retentionMode: Mode.nullable(),
+    createdBy: z.string().nullable(),
+    createdByName: z.string().nullable(),
+    createdAt: z.string(),
+    deletedAt: z.string().nullable(),
+  })
+  .openapi('Document');
+export type DocumentView = z.infer<typeof DocumentView>;
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export function toView(r: DocumentRow): DocumentView {
+  return {
+    id: r.id,
+    version: r.version,
+    tenantId: r.tenantId,
+    processRef: r.processRef,
+    processInstanceId: r.processInstanceId,
+    taskId: r.taskId,
+    kind: r.kind,
+    capability: r.capability,
+    ownerEntityId: r.ownerEntityId,
+    filename: r.filename,
+    contentType: r.contentType,
+    sizeBytes: r.sizeBytes,
+    sha256: r.sha256,
+    status: r.status,
+    scanStatus: r.scanStatus,
+    retainUntil: iso(r.retainUntil),
+    retentionMode: r.retentionMode,
+    createdBy: r.createdBy,
+    createdByName: r.createdByName,
+    createdAt: r.createdAt.toISOString(),
+    deletedAt: iso(r.deletedAt),
+  };
+}
+
+/** The metadata fields of an upload (multipart fields before the file part) and of authorize. */
+export const UploadFields = z.object({
+  processRef: z.string().min(1).max(200).openapi({ example: 'case-2024-0042' }),
+  kind: Kind,
+  capability: Capability,
+  taskId: opaque('task-17').optional(),
+  ownerEntityId: opaque('form-instance-9').optional(),
+});
+
+export const AuthorizeBody = UploadFields.extend({
+  taskId: opaque('task-17').nullable().optional(),
+  ownerEntityId: opaque('form-instance-9').nullable().optional(),
+  filename: z.string().min(1).max(1000),
+  contentType: z.string().max(300).regex(MIME_TYPE, 'must be a MIME type'),
+  docId: z.string().uuid().optional().openapi({ description: 'Re-authorize this PENDING document (a retried upload)' }),
+  version: z.number().int().positive().optional().openapi({ description: 'Expected version when re-authorizing' }),
+}).openapi('DocumentAuthorize');
+
+export const RetentionPlan = z.object({ mode: Mode, days: z.number().int().positive() });
+
+export const AuthorizeResponse = z
+  .object({
+    docId: z.string().uuid(),
+    version: z.number().int(),
+    storageTicket: z.string().openapi({ description: 'The tenant-relative storage key, sealed for the proxy (AES-256-GCM)' }),
+    retention: RetentionPlan.nullable(),
+    document: DocumentView,
+  })
+  .openapi('DocumentAuthorization');
+
+export const FinalizeBody = z
+  .object({
+    version: z.number().int().positive(),
+    sizeBytes: z.number().int().min(0),
+    sha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be lower-case hex SHA-256'),
+    storageVersionId: z.string().min(1).max(1024),
+    scan: z.enum(['SKIPPED', 'CLEAN', 'INFECTED', 'ERROR']),
+    signature: z.string().max(500).nullable().optional(),
+    retention: z.object({ mode: Mode, retainUntil: z.string().datetime({ offset: true }) }).nullable().optional(),
+  })
+  .openapi('DocumentFinalize');
+
+export const ResolveResponse = z
+  .object({ document: DocumentView, storageTicket: z.string(), storageVersionId: z.string() })
+  .openapi('DocumentResolution');
+
+export const RemoveResponse = z
+  .object({
+    document: DocumentView,
+    storageTicket: z.string(),
+    storageVersionId: z.string().nullable(),
+    hardDelete: z.boolean().openapi({ description: 'true: never retained, purge every version; false: plain delete (marker)' }),
+  })
+  .openapi('DocumentRemoval');
+
+export const ListQuery = z.object({
+  processRef: z.string().min(1).max(200).optional(),
+  taskId: opaque('task-17').optional(),
+  capability: Capability.optional(),
+  ownerEntityId: opaque('form-instance-9').optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  cursor: z.string().max(200).optional(),
+});
+
+export const DocumentPage = z
+  .object({ items: z.array(DocumentView), nextCursor: z.string().nullable() })
+  .openapi('DocumentPage');
+
+export const ProcessStartedBody = z
+  .object({
+    processRef: z.string().min(1).max(200),
+    processInstanceId: opaque('run-7f2c'),
+    workflowId: opaque('forms:acme:case-2024-0042').optional().openapi({
+      description: 'Where documentAttachedSignal goes for task-scoped documents (default: the outbox workflow of the processRef)',
+    }),
+  })
+  .openapi('DocumentProcessStarted');
+
+export const ProcessStartedResponse = z
+  .object({ processRef: z.string(), processInstanceId: z.string(), updated: z.number().int() })
+  .openapi('DocumentProcessStartedResult');

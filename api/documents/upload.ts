@@ -1,0 +1,163 @@
+// POST /api/documents: multipart → busboy → ByteCounter (SHA-256, size, cap) → S3 multipart
+// upload. Nothing is buffered whole, nothing touches the disk. The metadata fields must come
+// before the file part: the registry's guard runs on them before a single byte is stored.
+import busboy from 'busboy';
+import type { Context } from 'hono';
+import { Readable } from 'node:stream';
+import { ByteCounter, SizeLimitExceeded } from '../../domain/documents/byte-counter';
+import { AppError, badRequest } from '../../domain/errors';
+import { physicalKey } from '../../integrations/docstore/object-store';
+import { settleStoredObject } from '../../integrations/docstore/settle';
+import type { AppEnv } from '../env';
+import type { FinalizeInput, RegistryCaller } from './registry-client';
+import type { DocumentsRuntime } from './runtime';
+import { MIME_TYPE, UploadFields } from './schemas';
+
+/** Room for boundaries, part headers and the metadata fields around a file at the cap. */
+const ENVELOPE_BYTES = 64 * 1024;
+
+const tooLarge = (max: number) => new AppError('document-too-large', 413, `The upload exceeds the size cap of ${max} bytes`);
+
+export async function uploadDocument(c: Context<AppEnv>, rt: DocumentsRuntime): Promise<Response> {
+  const settings = c.get('deps').settings;
+  const maxBytes = settings['docstore.max-bytes'];
+  const contentType = c.req.header('content-type') ?? '';
+  if (!/^multipart\/form-data\s*;/i.test(contentType)) {
+    throw new AppError('multipart-required', 415, 'Upload a file as multipart/form-data');
+  }
+  const declared = Number(c.req.header('content-length') ?? Number.NaN);
+  // Cheap early refusal; the exact cap is enforced on the file stream either way.
+  if (Number.isFinite(declared) && declared > maxBytes + ENVELOPE_BYTES) throw tooLarge(maxBytes);
+  const store = rt.requireStore();
+  const caller: RegistryCaller = { ...c.get('caller'), requestId: c.get('requestId') };
+  const log = c.get('log');
+
+  const source = requestBody(c);
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({
+      headers: { 'content-type': contentType },
+      preservePath: true, // traversal in a filename must reach the validator, not be cut off silently
+      defParamCharset: 'utf8',
+      limits: { files: 1, fields: 10, parts: 11, fieldSize: 1024, fieldNameSize: 64 },
+    });
+  } catch {
+    throw badRequest('malformed-multipart', 'The multipart Content-Type has no usable boundary');
+  }
+
+  const fields: Record<string, string> = {};
+  let fileSeen = false;
+  let lateError: AppError | undefined;
+  let parseError: AppError | undefined;
+  let resolveHandled!: (r: Response) => void;
+  let rejectHandled!: (err: unknown) => void;
+  // Settles with the file's outcome; an error answers at once, without waiting for the rest of the body.
+  const handled = new Promise<Response>((res, rej) => {
+    resolveHandled = res;
+    rejectHandled = rej;
+  });
+  const parsed = new Promise<void>((resolve, reject) => {
+    parser.on('field', (name: string, value: string, info: busboy.FieldInfo) => {
+      if (fileSeen) lateError ??= badRequest('field-after-file', `Field ${name} came after the file; send fields first`);
+      else if (info.valueTruncated || info.nameTruncated) lateError ??= badRequest('field-too-long', `Field ${name} is too long`);
+      else fields[name] = value;
+    });
+    parser.on('file', (name: string, stream: Readable, info: busboy.FileInfo) => {
+      if (fileSeen) {
+        stream.resume();
+        return;
+      }
+      fileSeen = true;
+      storeFile(name, stream, info).then(resolveHandled, rejectHandled);
+    });
+    for (const limit of ['filesLimit', 'fieldsLimit', 'partsLimit']) {
+      parser.on(limit, () => (lateError ??= badRequest('too-many-parts', 'One file part and at most ten fields')));
+    }
+    parser.on('close', resolve);
+    parser.on('error', (err: unknown) => {
+      parseError = badRequest('malformed-multipart', `The multipart body is malformed or incomplete: ${(err as Error).message}`);
+      reject(parseError);
+    });
+  });
+  parsed.then(
+    () => {
+      if (!fileSeen) rejectHandled(lateError ?? badRequest('file-part-missing', 'The multipart body has no file part'));
+    },
+    (err) => {
+      if (!fileSeen) rejectHandled(err);
+    },
+  );
+  source.on('error', (err) => parser.destroy(err));
+  source.pipe(parser);
+
+  async function storeFile(name: string, file: Readable, info: busboy.FileInfo): Promise<Response> {
+    const drain = () => file.resume();
+    try {
+      if (name !== 'file') throw badRequest('file-part-name', 'The file part must be named "file"');
+      if (lateError) throw lateError;
+      const meta = UploadFields.safeParse(fields);
+      if (!meta.success) {
+        const issue = meta.error.issues[0];
+        throw badRequest('validation-failed', `Invalid upload field ${issue?.path.join('.')}: ${issue?.message}`);
+      }
+      if (!info.filename) throw badRequest('filename-required', 'The file part needs a filename');
+      const type = MIME_TYPE.test(info.mimeType) ? info.mimeType : 'application/octet-stream';
+      // Layer 2 and 3 of the guard: no byte is stored before this answers.
+      const auth = await rt.registry.authorize(caller, { ...meta.data, filename: info.filename, contentType: type });
+      const key = physicalKey(caller.tenantId, auth.storageKey);
+      const counter = new ByteCounter({ maxBytes });
+      file.on('error', (err) => counter.destroy(err));
+      counter.on('error', () => {
+        file.unpipe(counter);
+        drain();
+      });
+      file.pipe(counter);
+      let versionId: string;
+      const release = await rt.uploadSlots.acquire();
+      try {
+        ({ versionId } = await store.upload(key, counter, type));
+        await parsed;
+        if (lateError) throw lateError;
+      } catch (err) {
+        drain();
+        await rt.discard(caller, auth.docId, auth.version, key, log);
+        if (err instanceof SizeLimitExceeded || counter.bytesSeen > maxBytes) throw tooLarge(maxBytes);
+        if (parseError) throw parseError;
+        if (err instanceof AppError) throw err;
+        log.warn({ docId: auth.docId, err: (err as Error).message }, 'upload to storage failed');
+        throw new AppError('storage-unavailable', 503, 'Object storage did not accept the upload');
+      } finally {
+        release();
+      }
+      const { sizeBytes, sha256 } = counter.result();
+      const finalize: FinalizeInput = { version: auth.version, sizeBytes, sha256, storageVersionId: versionId, scan: 'ERROR' };
+      try {
+        const outcome = await settleStoredObject(store, rt.scanner, key, versionId, auth.retention, rt.now);
+        if (outcome.scan === 'INFECTED') Object.assign(finalize, { scan: 'INFECTED', signature: outcome.signature });
+        else {
+          const r = outcome.retention;
+          Object.assign(finalize, { scan: outcome.scan, retention: r ? { mode: r.mode, retainUntil: r.retainUntil.toISOString() } : null });
+        }
+      } catch (err) {
+        // Fail closed: never READY unscanned or unretained; documentScan finishes it later.
+        log.warn({ docId: auth.docId, err: (err as Error).message }, 'scan or retention failed; document stays PENDING');
+      }
+      const view = await rt.registry.finalize(caller, auth.docId, finalize);
+      return c.json(view, 201, { Location: `/api/documents/${view.id}` });
+    } catch (err) {
+      drain();
+      throw err;
+    }
+  }
+
+  return handled;
+}
+
+/** The raw Node request when served by @hono/node-server (no web-stream hop), else the fetch body. */
+function requestBody(c: Context<AppEnv>): Readable {
+  const incoming = (c.env as { incoming?: unknown } | undefined)?.incoming;
+  if (incoming instanceof Readable) return incoming;
+  const body = c.req.raw.body;
+  if (!body) throw badRequest('file-part-missing', 'The request has no body');
+  return Readable.fromWeb(body as import('node:stream/web').ReadableStream<Uint8Array>);
+}

@@ -1,0 +1,219 @@
+/**
+ * bench/documents: 25 MiB through the documents proxy against direct S3 calls, same run.
+ *
+ * - upload: POST /api/documents (multipart → busboy → SHA-256 → lib-storage multipart, then the
+ *   GOVERNANCE retention call and finalize) vs one PutObject of the same bytes to the same S3;
+ * - download: GET /api/documents/{id}/content (resolve, then the pinned version streamed) vs
+ *   GetObject of the same object;
+ * - memory: peak resident set of the server process while 8 uploads of 25 MiB run at once,
+ *   above its idle RSS (after a warm-up and a full GC), sampled from /proc and VmHWM.
+ *
+ * The server runs in a child process (bench/support/documents-server.ts) so its RSS is its own.
+ * Real PostgreSQL (embedded unless DATABASE_URL) and S3 (embedded SeaweedFS unless
+ * S3_ENDPOINT). Scanning off (the default). Prints exactly one JSON line. Bounded: ~1 min.
+ *
+ * Run: npx tsx bench/documents.bench.ts
+ */
+import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { fork, type ChildProcess } from 'node:child_process';
+import { Agent, get, request } from 'node:http';
+import { randomBytes } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { createDatabase } from '../db/client';
+import { settingDefs } from '../workers/settings';
+import { startBenchS3 } from './support/s3';
+import { startBenchDatabase } from './support/servers';
+
+const MIB = 1024 * 1024;
+const SIZE = 25 * MIB;
+const ROUNDS = 5;
+const PARALLEL = 8;
+const GOAL_RATIO = 0.8;
+const GOAL_RSS_MIB = 150;
+const DEFAULT_UPLOAD_CONCURRENCY = Number(settingDefs['docstore.upload-concurrency'].default);
+const TENANT = 'bench-docs';
+const USER = 'bench-writer';
+const CHILD = fileURLToPath(new URL('./support/documents-server.ts', import.meta.url));
+
+const log = (m: string) => process.stderr.write(`[documents] ${m}\n`);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const mbps = (bytes: number, ms: number) => bytes / MIB / (ms / 1000);
+const round = (x: number, d = 2) => Number(x.toFixed(d));
+
+async function seed(url: string) {
+  const { sql, close } = createDatabase(url, { max: 1 });
+  await sql`insert into tenants (id, name, created_by) values (${TENANT}, 'Bench', 'bench')`;
+  await sql`insert into tenant_members (tenant_id, user_id, added_by) values (${TENANT}, ${USER}, 'bench')`;
+  await sql`insert into capability_subscriptions (tenant_id, capability_code, status, updated_by) values (${TENANT}, 'FORMS', 'ACTIVE', 'bench')`;
+  await sql`insert into capability_grants (tenant_id, user_id, capability_code, level, granted_by) values (${TENANT}, ${USER}, 'FORMS', 'read-write', 'bench')`;
+  await close();
+}
+
+function startChild(env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
+  const child = fork(CHILD, [], {
+    execArgv: ['--expose-gc', '--import', 'tsx'],
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('message', (m: { port?: number }) => (m.port ? resolve({ child, port: m.port }) : reject(new Error('no port'))));
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+  });
+}
+
+const status = (pid: number, field: 'VmRSS' | 'VmHWM') => {
+  const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return Number(m?.[1] ?? 0) * 1024;
+};
+
+function multipartBody(data: Buffer) {
+  const boundary = `----bench${randomBytes(8).toString('hex')}`;
+  const head = Buffer.from(
+    [['processRef', 'bench-case'], ['kind', 'FORM_ATTACHMENT'], ['capability', 'FORMS']]
+      .map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`)
+      .join('') +
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bench.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  return { body: Buffer.concat([head, data, tail]), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+/** Idle RSS after a full GC, then the peak (sampled VmRSS and VmHWM) while PARALLEL uploads run. */
+async function measureMemory(server: ChildProcess, base: string, body: Buffer, contentType: string) {
+  const up = async () => {
+    const res = await fetch(`${base}/api/documents`, { method: 'POST', headers: { 'X-User-Id': USER, 'X-Tenant-Id': TENANT, 'Content-Type': contentType }, body });
+    if (res.status !== 201) throw new Error(`upload answered ${res.status}`);
+    await res.arrayBuffer();
+  };
+  await up(); // warm-up of this server
+  const pid = server.pid!;
+  await new Promise<void>((r) => {
+    server.once('message', () => r());
+    server.send('gc');
+  });
+  await new Promise((r) => setTimeout(r, 500));
+  const idle = status(pid, 'VmRSS');
+  writeFileSync(`/proc/${pid}/clear_refs`, '5'); // resets VmHWM to the current RSS
+  let sampled = idle;
+  const sampler = setInterval(() => (sampled = Math.max(sampled, status(pid, 'VmRSS'))), 5);
+  const t = performance.now();
+  await Promise.all(Array.from({ length: PARALLEL }, up));
+  const wallMs = performance.now() - t;
+  clearInterval(sampler);
+  return { idle, peak: Math.max(sampled, status(pid, 'VmHWM')), wallMs };
+}
+
+const [db, s3] = await Promise.all([startBenchDatabase(), startBenchS3()]);
+let child: ChildProcess | undefined;
+let extraChild: ChildProcess | undefined;
+let serverEnv: Record<string, string> = {};
+try {
+  await seed(db.url);
+  serverEnv = {
+    DATABASE_URL: db.url,
+    S3_ENDPOINT: s3.endpoint,
+    S3_REGION: s3.region,
+    S3_ACCESS_KEY_ID: s3.accessKeyId,
+    S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+    S3_BUCKET: s3.bucket,
+    LOG_LEVEL: 'silent',
+    DOCSTORE_SCAN: 'off',
+  };
+  const server = await startChild(serverEnv);
+  child = server.child;
+  const base = `http://127.0.0.1:${server.port}`;
+  const headers = { 'X-User-Id': USER, 'X-Tenant-Id': TENANT };
+  const agent = new Agent({ keepAlive: true });
+  const data = randomBytes(SIZE);
+  const { body, contentType } = multipartBody(data);
+  const client = s3.client();
+
+  // node:http on the client for both directions, like the SDK's own handler on the direct side.
+  const upload = () =>
+    new Promise<string>((resolve, reject) => {
+      const req = request(`${base}/api/documents`, { method: 'POST', agent, headers: { ...headers, 'Content-Type': contentType, 'Content-Length': body.length } }, (res) => {
+        const parts: Buffer[] = [];
+        res.on('data', (d: Buffer) => parts.push(d));
+        res.on('end', () => {
+          const json = JSON.parse(Buffer.concat(parts).toString('utf8')) as { id: string; sizeBytes: number };
+          if (res.statusCode !== 201 || json.sizeBytes !== SIZE) reject(new Error(`upload answered ${res.statusCode}`));
+          else resolve(json.id);
+        });
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  const drain = async (stream: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>) => {
+    let n = 0;
+    for await (const chunk of stream as AsyncIterable<Uint8Array>) n += chunk.byteLength;
+    return n;
+  };
+  const download = (id: string) =>
+    new Promise<void>((resolve, reject) => {
+      get(`${base}/api/documents/${id}/content`, { headers, agent }, (res) => {
+        drain(res).then((n) => (res.statusCode === 200 && n === SIZE ? resolve() : reject(new Error(`download answered ${res.statusCode}`))), reject);
+      }).on('error', reject);
+    });
+  const timed = async (fn: () => Promise<unknown>) => {
+    const t = performance.now();
+    await fn();
+    return performance.now() - t;
+  };
+
+  log('warm-up');
+  const warmId = await upload();
+  await download(warmId);
+  await client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: 'direct/warm', Body: data }));
+
+  log(`throughput: ${ROUNDS} rounds of 25 MiB each way, proxy and direct interleaved`);
+  const t = { proxyUp: [] as number[], directUp: [] as number[], proxyDown: [] as number[], directDown: [] as number[] };
+  let lastId = warmId;
+  for (let i = 0; i < ROUNDS; i++) {
+    t.proxyUp.push(await timed(async () => (lastId = await upload())));
+    t.directUp.push(await timed(() => client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: `direct/obj-${i}`, Body: data }))));
+    t.proxyDown.push(await timed(() => download(lastId)));
+    t.directDown.push(
+      await timed(async () => {
+        const out = await client.send(new GetObjectCommand({ Bucket: s3.bucket, Key: `direct/obj-${i}` }));
+        if ((await drain(out.Body as AsyncIterable<Uint8Array>)) !== SIZE) throw new Error('short GetObject');
+      }),
+    );
+  }
+
+  log(`memory: ${PARALLEL} concurrent 25 MiB uploads (default docstore.upload-concurrency)`);
+  const limited = await measureMemory(child, base, body, contentType);
+  log(`memory: ${PARALLEL} concurrent 25 MiB uploads with docstore.upload-concurrency=${PARALLEL} (no waiting)`);
+  const unlimitedServer = await startChild({ ...serverEnv, DOCSTORE_UPLOAD_CONCURRENCY: String(PARALLEL) });
+  extraChild = unlimitedServer.child;
+  const unlimited = await measureMemory(unlimitedServer.child, `http://127.0.0.1:${unlimitedServer.port}`, body, contentType);
+  client.destroy();
+  agent.destroy();
+
+  const up = { proxy: mbps(SIZE, median(t.proxyUp)), direct: mbps(SIZE, median(t.directUp)) };
+  const down = { proxy: mbps(SIZE, median(t.proxyDown)), direct: mbps(SIZE, median(t.directDown)) };
+  const aboveIdleMiB = (limited.peak - limited.idle) / MIB;
+  const mem = (m: typeof limited, concurrency: number) => ({
+    uploadConcurrency: concurrency,
+    idleRssMiB: round(m.idle / MIB, 1),
+    peakRssMiB: round(m.peak / MIB, 1),
+    aboveIdleMiB: round((m.peak - m.idle) / MIB, 1),
+    wallMs: Math.round(m.wallMs),
+  });
+  const result = {
+    bench: 'documents',
+    sizeMiB: SIZE / MIB,
+    rounds: ROUNDS,
+    upload: { proxyMBps: round(up.proxy), directPutObjectMBps: round(up.direct), ratio: round(up.proxy / up.direct) },
+    download: { proxyMBps: round(down.proxy), directGetObjectMBps: round(down.direct), ratio: round(down.proxy / down.direct) },
+    memory: { concurrentUploads: PARALLEL, ...mem(limited, DEFAULT_UPLOAD_CONCURRENCY), noWaiting: mem(unlimited, PARALLEL) },
+    goals: { ratio: GOAL_RATIO, aboveIdleMiB: GOAL_RSS_MIB },
+    pass: up.proxy / up.direct >= GOAL_RATIO && down.proxy / down.direct >= GOAL_RATIO && aboveIdleMiB < GOAL_RSS_MIB,
+  };
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+} finally {
+  for (const c of [child, extraChild]) c?.disconnect();
+  await new Promise((r) => setTimeout(r, 300));
+  for (const c of [child, extraChild]) c?.kill();
+  await Promise.all([db.stop(), s3.stop()]);
+}

@@ -1,0 +1,34 @@
+// The API server of bench/documents in its own process, so its resident memory is measured in
+// isolation. Configured like any node through the environment (DATABASE_URL, S3_ENDPOINT, ...);
+// tells the parent its port over IPC and runs a full GC when asked (for the idle baseline).
+import pino from 'pino';
+import { startServer } from '../../api/server';
+import { createDatabase } from '../../db/client';
+import { loadSettings } from '../../workers/config';
+import { createS3Client } from '../../workers/runtime';
+
+const settings = loadSettings();
+const database = createDatabase(settings['database.url']!, { max: settings['database.pool-size'] });
+const s3 = createS3Client(settings, {
+  endpoint: settings['s3.endpoint']!,
+  accessKeyId: settings['s3.access-key-id'] ?? '',
+  secretAccessKey: settings['s3.secret-access-key'] ?? '',
+});
+const server = await startServer(
+  { db: database.db, settings, logger: pino({ level: 'silent' }), s3, readiness: {} },
+  0,
+  '127.0.0.1',
+);
+process.on('message', (m: unknown) => {
+  if (m === 'gc') {
+    (globalThis as { gc?: () => void }).gc?.();
+    process.send?.({ gc: true });
+  }
+});
+process.on('disconnect', async () => {
+  await server.close();
+  s3.destroy();
+  await database.close();
+  process.exit(0);
+});
+process.send?.({ port: server.port });

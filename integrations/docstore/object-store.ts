@@ -1,0 +1,143 @@
+// The documents' bytes in S3: streamed multipart upload, version-pinned reads, object-lock
+// retention on one version, and the two delete flavours. Keys given to this module are
+// PHYSICAL (`{tenantId}/{tenant-relative key}`); it never builds them from client input.
+import {
+  DeleteObjectCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  GetObjectRetentionCommand,
+  ListObjectVersionsCommand,
+  PutObjectRetentionCommand,
+  type S3Client,
+} from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { Readable } from 'node:stream';
+import type { RetentionMode } from '../../domain/documents/retention';
+
+/** 5 MiB is S3's smallest part; two in flight keep 8 parallel 25 MiB uploads well inside the memory goal. */
+const PART_BYTES = 5 * 1024 * 1024;
+const QUEUE_SIZE = 2;
+
+export interface ObjectStoreOptions {
+  s3: S3Client;
+  bucket: string;
+  /** SSE-S3 on every stored object when 'AES256'. */
+  sse: 'none' | 'AES256';
+}
+
+export interface StoredObject {
+  versionId: string;
+}
+
+export interface ObjectRead {
+  body: Readable;
+  contentLength: number;
+}
+
+export const physicalKey = (tenantId: string, storageKey: string) => `${tenantId}/${storageKey}`;
+
+export class DocumentObjectStore {
+  constructor(readonly o: ObjectStoreOptions) {}
+
+  /**
+   * Streams `body` into a multipart upload. When the body fails (size cap, client gone) or
+   * `signal` aborts, the multipart upload is aborted before this rejects, so nothing is kept.
+   */
+  async upload(key: string, body: Readable, contentType: string, signal?: AbortSignal): Promise<StoredObject> {
+    const abortController = new AbortController();
+    const onAbort = () => abortController.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const upload = new Upload({
+      client: this.o.s3,
+      params: {
+        Bucket: this.o.bucket,
+        Key: key,
+        Body: body,
+        ContentType: contentType,
+        ...(this.o.sse === 'AES256' ? { ServerSideEncryption: 'AES256' as const } : {}),
+      },
+      partSize: PART_BYTES,
+      queueSize: QUEUE_SIZE,
+      leavePartsOnError: false,
+      abortController,
+    });
+    try {
+      const result = await upload.done();
+      if (!result.VersionId) throw new Error('the bucket did not return a version id: versioning must be enabled');
+      return { versionId: result.VersionId };
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** One version, whole or a single byte range (inclusive bounds). */
+  async read(key: string, versionId: string, range?: { start: number; end: number }): Promise<ObjectRead> {
+    const out = await this.o.s3.send(
+      new GetObjectCommand({
+        Bucket: this.o.bucket,
+        Key: key,
+        VersionId: versionId,
+        ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
+      }),
+    );
+    if (!(out.Body instanceof Readable)) throw new Error('S3 returned a body that is not a Node stream');
+    return { body: out.Body, contentLength: out.ContentLength ?? 0 };
+  }
+
+  /** Object-lock retention on exactly this version (never a bucket default). */
+  async retain(key: string, versionId: string, mode: RetentionMode, until: Date): Promise<void> {
+    await this.o.s3.send(
+      new PutObjectRetentionCommand({
+        Bucket: this.o.bucket,
+        Key: key,
+        VersionId: versionId,
+        Retention: { Mode: mode, RetainUntilDate: until },
+      }),
+    );
+  }
+
+  /** The retention of one version, or null when it has none (SeaweedFS answers 404 then). */
+  async retention(key: string, versionId: string): Promise<{ mode: string; until: Date } | null> {
+    try {
+      const out = await this.o.s3.send(new GetObjectRetentionCommand({ Bucket: this.o.bucket, Key: key, VersionId: versionId }));
+      const r = out.Retention;
+      return r?.Mode && r.RetainUntilDate ? { mode: r.Mode, until: r.RetainUntilDate } : null;
+    } catch (err) {
+      if ((err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return null;
+      throw err;
+    }
+  }
+
+  /** Retained objects: a plain delete, which only adds a delete marker; the locked version stays. */
+  async hide(key: string): Promise<void> {
+    await this.o.s3.send(new DeleteObjectCommand({ Bucket: this.o.bucket, Key: key }));
+  }
+
+  /** Never-retained objects: every version and delete marker of exactly this key. */
+  async purge(key: string): Promise<number> {
+    let removed = 0;
+    let keyMarker: string | undefined;
+    let versionIdMarker: string | undefined;
+    for (;;) {
+      const page = await this.o.s3.send(
+        new ListObjectVersionsCommand({ Bucket: this.o.bucket, Prefix: key, KeyMarker: keyMarker, VersionIdMarker: versionIdMarker }),
+      );
+      // Prefix matching would also list `key-something`; only this exact key goes.
+      const objects = [...(page.Versions ?? []), ...(page.DeleteMarkers ?? [])]
+        .filter((v) => v.Key === key && v.VersionId)
+        .map((v) => ({ Key: key, VersionId: v.VersionId! }));
+      if (objects.length > 0) {
+        const out = await this.o.s3.send(
+          new DeleteObjectsCommand({ Bucket: this.o.bucket, Delete: { Objects: objects, Quiet: true } }),
+        );
+        if (out.Errors && out.Errors.length > 0) {
+          throw new Error(`S3 refused to delete ${out.Errors.length} version(s): ${out.Errors[0]?.Code ?? 'unknown'}`);
+        }
+        removed += objects.length;
+      }
+      if (!page.IsTruncated) return removed;
+      keyMarker = page.NextKeyMarker;
+      versionIdMarker = page.NextVersionIdMarker;
+    }
+  }
+}

@@ -1,0 +1,34 @@
+import { proxyActivities } from '@temporalio/workflow';
+import type { DocumentActivities, ScanPendingResult } from '../activities/documents';
+import type { createOutboxActivities } from '../activities/outbox';
+
+type OutboxActivities = ReturnType<typeof createOutboxActivities>;
+
+export interface DocumentScanInput {
+  tenantId: string;
+  docId: string;
+  /** From settings docstore.scan-retry-initial-ms / -max-ms, fixed when the retry was enqueued. */
+  retry: { initialMs: number; maxMs: number };
+}
+
+/**
+ * The durable retry of a scan that failed (scanner down, time-out, storage error) at finalize.
+ * Started through the outbox (capability DOCUMENTS, business key `scan-<docId>`); retries the
+ * scan activity with exponential backoff and no attempt limit, because a document must never
+ * become READY unscanned and must not stay PENDING forever either.
+ */
+export async function documentScan(input: DocumentScanInput): Promise<ScanPendingResult> {
+  const { scanPendingDocument } = proxyActivities<DocumentActivities>({
+    startToCloseTimeout: '10 minutes',
+    retry: {
+      initialInterval: input.retry.initialMs,
+      backoffCoefficient: 2,
+      maximumInterval: Math.max(input.retry.maxMs, input.retry.initialMs),
+      nonRetryableErrorTypes: ['DocumentWithoutBytes'],
+    },
+  });
+  const { closeOutboxRow } = proxyActivities<OutboxActivities>({ startToCloseTimeout: '1 minute' });
+  const result = await scanPendingDocument({ tenantId: input.tenantId, docId: input.docId });
+  await closeOutboxRow('DOCUMENTS', input.tenantId, `scan-${input.docId}`);
+  return result;
+}
