@@ -5,6 +5,7 @@ import type { Db } from '../db/client';
 import type { Settings } from '../workers/settings';
 import { createDocumentActivities } from './documents';
 import { createOutboxActivities } from './outbox';
+import { createPhoneActivities } from './phone';
 
 /** What activity factories may use; passed in by the worker's composition root. */
 export interface ActivityDeps {
@@ -22,6 +23,7 @@ export function createActivities(deps: ActivityDeps) {
   return {
     ...createOutboxActivities(deps),
     ...createDocumentActivities(deps),
+    ...createPhoneActivities(deps),
   };
 }
 

@@ -12,6 +12,7 @@ import type { AppEnv } from './env';
 import { healthRoutes } from './health/routes';
 import { invalidateAccessCacheAfterWrite } from './middleware/access-cache-invalidation';
 import { onError, onNotFound } from './middleware/errors';
+import { phoneRoutes } from './phone/routes';
 import { requestContext } from './middleware/request-context';
 
 /** The only place routes are mounted. */
@@ -29,6 +30,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', tenantRoutes());
   app.route('/', invitationRoutes());
   app.route('/', groupRoutes());
+  app.route('/', phoneRoutes());
   app.route('/', documentRoutes(deps));
   app.route('/', docsRoutes());
 

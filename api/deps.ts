@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { AccessCache } from './access-cache';
 import type { Db } from '../db/client';
 import type { Settings } from '../workers/settings';
+import type { PhoneToolRegistry } from './phone/tools';
 
 /** A named readiness probe: resolves when the part answers, rejects (or times out) otherwise. */
 export type ReadinessCheck = () => Promise<void>;
@@ -19,4 +20,6 @@ export interface AppDeps {
   clock?: () => Date;
   /** Caller snapshots per node; absent means every request asks PostgreSQL. */
   accessCache?: AccessCache;
+  /** Handlers of the provider's `tool-calls` webhook by tool name; absent: every tool is "not configured". */
+  phoneTools?: PhoneToolRegistry;
 }

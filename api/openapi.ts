@@ -47,7 +47,9 @@ const DESCRIPTIONS: Record<number, string> = {
   422: 'Well-formed but refers to something unusable',
   423: 'Locked (quarantined)',
   501: 'Part of the spec that is deliberately not built',
+  502: 'An upstream provider failed or answered nonsense',
   503: 'A dependency is unavailable',
+  504: 'An upstream provider did not answer in time',
 };
 
 /** OpenAPI response entries for the given error statuses, all problem+json. */

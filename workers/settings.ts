@@ -160,11 +160,6 @@ export const settingDefs = {
     '4',
     'Provider look-ups per call process; afterwards the process only waits for `PhoneCallEnded` (0: never ask).',
   ),
-  'phone.outbox-enabled': def(
-    bool,
-    'true',
-    'Dispatch PHONE outbox rows on this node (spec name; rows are claimed with SKIP LOCKED, so several nodes are safe).',
-  ),
   // Documents (docstore)
   'docstore.max-bytes': def(int(0, 5 * 1024 ** 3), String(25 * 1024 * 1024), 'Upload size cap in bytes, counted on the stream (spec limit); above it 413.'),
   'docstore.registry-url': def(

@@ -1,6 +1,8 @@
 // The worker's workflowsPath: every workflow type the platform runs is exported from here.
 // Workflows import activity types only (see DESIGN.md).
 export {};
+export * from './phone-call';
+export { phoneAction } from './phone-action';
 export { documentScan } from './document-scan';
 export { retentionPurge } from './retention-purge';
 export { documentAttachedSignal } from './document-signals';

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, getTableColumns, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../client';
 import { phoneCalls, phoneNumbers, phoneSettings } from '../schema/phone';
 
@@ -76,6 +76,33 @@ export async function updatePhoneCall(db: DbOrTx, row: Pick<PhoneCallRow, 'id' |
 }
 
 /** createdAt as PostgreSQL text (microseconds kept: a JS Date would round them away and skip rows). */
+/**
+ * One-statement status move for the webhook hot path: applies only while the call's status is
+ * one of `from` (the caller derives that set from the domain's ordering rule), stamping
+ * startedAt / endedAt / endedReason only where still empty. Null when nothing matched.
+ */
+export async function advancePhoneCallStatus(
+  db: DbOrTx,
+  providerCallId: string,
+  move: { from: readonly PhoneCallRow['status'][]; to: PhoneCallRow['status']; at: Date; endedReason: string | null },
+) {
+  const terminal = move.to === 'ENDED' || move.to === 'FAILED';
+  const at = sql`${move.at.toISOString()}::timestamptz`;
+  const rows = await db
+    .update(phoneCalls)
+    .set({
+      status: move.to,
+      version: sql`${phoneCalls.version} + 1`,
+      updatedAt: sql`now()`,
+      ...(move.to === 'IN_PROGRESS' ? { startedAt: sql`coalesce(${phoneCalls.startedAt}, ${at})` } : {}),
+      ...(terminal ? { endedAt: sql`coalesce(${phoneCalls.endedAt}, ${at})` } : {}),
+      ...(terminal && move.endedReason ? { endedReason: sql`coalesce(${phoneCalls.endedReason}, ${move.endedReason})` } : {}),
+    })
+    .where(and(eq(phoneCalls.providerCallId, providerCallId), inArray(phoneCalls.status, [...move.from])))
+    .returning();
+  return rows[0] ?? null;
+}
+
 export interface CallCursor {
   createdAt: string;
   id: string;

@@ -1,0 +1,160 @@
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { getPhoneCall, type PhoneCallRow } from '../db/queries/phone';
+import { AppError } from '../domain/errors';
+import type { ReconcilePolicy } from '../domain/phone/call-process';
+import { isTerminal, type CallStatus } from '../domain/phone/call-status';
+import { resolvePhoneActionInputs, type PhoneActionNode } from '../domain/phone/workflow-action';
+import { VapiError } from '../integrations/vapi/client';
+import {
+  applyProviderAnswer,
+  closeCallProcess,
+  openCallProcess,
+  type ProviderAnswer,
+} from '../services/phone/call-events';
+import { placeOutboundCall } from '../services/phone/placement';
+import { providerClientFor } from '../services/phone/provider';
+import type { ActivityDeps } from './index';
+
+/** Input of the phone workflow action: the node as designed plus the caller's variables. */
+export interface PhoneActionRequest {
+  tenantId: string;
+  node: PhoneActionNode;
+  variables?: Record<string, unknown>;
+  /** Recorded as initiator; defaults to `workflow:<calling workflow id>`. */
+  initiatedBy?: string;
+}
+
+/** What the calling workflow gets back; FAILED with errorMessage when the provider refused. */
+export interface PlacedPhoneCall {
+  id: string;
+  status: CallStatus;
+  providerCallId: string | null;
+  errorMessage: string | null;
+  customerNumber: string | null;
+  assistantId: string | null;
+  phoneNumberId: string | null;
+}
+
+export interface OpenedCallProcess {
+  status: CallStatus;
+  terminal: boolean;
+  reconcile: ReconcilePolicy;
+}
+
+export interface ReconcileOutcome {
+  /** The call is (now) ENDED or FAILED; the process may close. */
+  terminal: boolean;
+  status: CallStatus | null;
+  answer: 'ended' | 'running' | 'not-found' | 'no-provider-id' | 'provider-error' | 'already-terminal' | 'missing';
+}
+
+const placed = (c: PhoneCallRow): PlacedPhoneCall => ({
+  id: c.id,
+  status: c.status,
+  providerCallId: c.providerCallId,
+  errorMessage: c.errorMessage,
+  customerNumber: c.customerNumber,
+  assistantId: c.assistantId,
+  phoneNumberId: c.phoneNumberId,
+});
+
+export function createPhoneActivities(deps: ActivityDeps) {
+  const { db, settings } = deps;
+  const logger = deps.logger.child({ component: 'phone-activities' });
+
+  return {
+    /**
+     * The workflow action (capability `phone`, node type `phone` or `call`). Retries of this
+     * activity reuse one placement key, so a retried attempt never dials the customer twice.
+     */
+    async placePhoneCall(req: PhoneActionRequest): Promise<PlacedPhoneCall> {
+      const resolved = resolvePhoneActionInputs(req.node, req.variables ?? {});
+      if (!resolved.ok) {
+        throw ApplicationFailure.nonRetryable(`Phone action rejected: ${resolved.problems.join('; ')}`, 'PhoneActionInvalid', {
+          problems: resolved.problems,
+        });
+      }
+      const info = Context.current().info;
+      // Standalone activities (no calling workflow) key on their own activity id.
+      const workflowId = info.workflowExecution?.workflowId ?? 'standalone';
+      const runId = info.workflowExecution?.runId ?? info.activityId;
+      try {
+        const { call } = await placeOutboundCall(deps, {
+          tenantId: req.tenantId,
+          initiatedBy: req.initiatedBy ?? `workflow:${workflowId}`,
+          ...resolved.inputs,
+          placementKey: `wf:${workflowId}:${runId}:${info.activityId}`,
+        });
+        return placed(call);
+      } catch (err) {
+        if (err instanceof AppError && err.status < 500) {
+          throw ApplicationFailure.nonRetryable(`${err.code}: ${err.detail}`, 'PhoneCallRejected', {
+            code: err.code,
+            status: err.status,
+          });
+        }
+        throw err;
+      }
+    },
+
+    /** First step of a call process: stamps the run id and answers whether the call already ended. */
+    async openPhoneCallProcess(tenantId: string, callId: string): Promise<OpenedCallProcess | null> {
+      const info = Context.current().info;
+      const runId = info.workflowExecution?.runId ?? info.activityId;
+      const row = await openCallProcess(db, tenantId, callId, runId);
+      if (!row) {
+        logger.error({ tenantId, callId }, 'call process started for a call that does not exist');
+        return null;
+      }
+      return {
+        status: row.status,
+        terminal: isTerminal(row.status),
+        reconcile: {
+          afterMs: settings['phone.reconcile-after-ms'],
+          retryMs: settings['phone.reconcile-retry-ms'],
+          maxAttempts: settings['phone.reconcile-max-attempts'],
+        },
+      };
+    },
+
+    /** No PhoneCallEnded in time: ask the provider and settle from its answer. Never throws on provider trouble. */
+    async reconcilePhoneCall(tenantId: string, callId: string, attempt: number): Promise<ReconcileOutcome> {
+      const log = logger.child({ tenantId, callId, attempt });
+      const row = await getPhoneCall(db, tenantId, callId);
+      if (!row) return { terminal: true, status: null, answer: 'missing' };
+      if (isTerminal(row.status)) return { terminal: true, status: row.status, answer: 'already-terminal' };
+      let answer: ProviderAnswer;
+      if (!row.providerCallId) {
+        answer = { kind: 'no-provider-id' };
+      } else {
+        try {
+          const client = await providerClientFor(db, settings, tenantId);
+          answer = { kind: 'call', call: await client.getCall(row.providerCallId) };
+        } catch (err) {
+          if (err instanceof VapiError && err.kind === 'http' && err.status === 404) {
+            answer = { kind: 'not-found' };
+          } else {
+            const reason = err instanceof VapiError || err instanceof AppError ? err.message : 'unexpected error';
+            log.warn({ reason }, 'reconciliation: provider could not be asked; will try again');
+            return { terminal: false, status: row.status, answer: 'provider-error' };
+          }
+        }
+      }
+      const { call } = await applyProviderAnswer(db, tenantId, callId, answer);
+      const status = call?.status ?? row.status;
+      const terminal = isTerminal(status);
+      const label: ReconcileOutcome['answer'] =
+        answer.kind === 'call' ? (terminal ? 'ended' : 'running') : answer.kind;
+      log.info({ answer: label, status }, terminal ? 'reconciliation settled the call' : 'reconciliation: call still running');
+      return { terminal, status, answer: label };
+    },
+
+    /** Last step: processStatus CLOSED and outbox row CLOSED. */
+    async closePhoneCallProcess(tenantId: string, callId: string, settledBy: string): Promise<void> {
+      const row = await closeCallProcess(db, tenantId, callId);
+      logger.info({ tenantId, callId, status: row?.status ?? null, settledBy }, 'call process closed');
+    },
+  };
+}
+
+export type PhoneActivities = ReturnType<typeof createPhoneActivities>;

@@ -1,0 +1,133 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { getPhoneCall, listPhoneCalls } from '../../db/queries/phone';
+import { tenantExists } from '../../db/queries/tenants';
+import { AppError, notFound } from '../../domain/errors';
+import { placeOutboundCall } from '../../services/phone/placement';
+import type { AppEnv } from '../env';
+import { capabilityGuard } from '../middleware/capability-guard';
+import { tenantIdentity, userIdentity } from '../middleware/identity';
+import { internalKey } from '../middleware/internal-key';
+import { createRouter, jsonBody, jsonContent, problemResponses, TENANT_ID, USER_ID, uuidParam } from '../openapi';
+import { CallListQuery, PAGE_SIZE_CAP, PhoneCall, PhoneCallPage, PlaceCallBody } from './schemas';
+import { callSummary, callView, decodeCursor, encodeCursor } from './views';
+
+const tags = ['Phone: calls'];
+const reader = [userIdentity, tenantIdentity, capabilityGuard('PHONE', 'read')];
+const writer = [userIdentity, tenantIdentity, capabilityGuard('PHONE', 'write')];
+
+const PLACEMENT_RULES =
+  'Defaults (assistant, number) come from PhoneSettings. Caller mistakes are answered before anything is saved: ' +
+  '400 `validation-failed` / `invalid-customer-number` (not E.164), 422 `assistant-unresolved`, `phone-number-unresolved`, ' +
+  '`phone-number-not-found` (another tenant\'s number), `provider-key-missing`. Otherwise the call is saved QUEUED with its ' +
+  'process outbox row and the provider is asked: the answer is 201 with the call RINGING, or FAILED with `errorMessage` ' +
+  'when the provider refused or failed (never an error status).';
+
+function placementDeps(c: Context<AppEnv>) {
+  const { db, settings } = c.get('deps');
+  return { db, settings, logger: c.get('log') };
+}
+
+export function callRoutes() {
+  const app = createRouter();
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/phone-calls',
+      tags,
+      summary: 'Place an outbound call (records X-User-Id as initiator)',
+      description: PLACEMENT_RULES,
+      middleware: writer,
+      request: { body: jsonBody(PlaceCallBody) },
+      responses: { 201: jsonContent(PhoneCall, 'Saved; RINGING or FAILED'), ...problemResponses(400, 403, 404, 422, 503) },
+    }),
+    async (c) => {
+      const caller = c.get('caller');
+      const { call } = await placeOutboundCall(placementDeps(c), {
+        tenantId: caller.tenantId,
+        initiatedBy: caller.userId,
+        ...c.req.valid('json'),
+      });
+      return c.json(callView(call), 201);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/phone-calls',
+      tags,
+      summary: 'List calls, newest first (keyset-paged; page size capped at 200)',
+      middleware: reader,
+      request: { query: CallListQuery },
+      responses: { 200: jsonContent(PhoneCallPage), ...problemResponses(400, 403, 404) },
+    }),
+    async (c) => {
+      const q = c.req.valid('query');
+      const limit = Math.min(q.limit, PAGE_SIZE_CAP);
+      const rows = await listPhoneCalls(c.get('deps').db, c.get('caller').tenantId, {
+        status: q.status,
+        direction: q.direction,
+        limit: limit + 1,
+        after: q.cursor ? decodeCursor(q.cursor) : undefined,
+      });
+      const page = rows.slice(0, limit);
+      const last = page[page.length - 1];
+      return c.json(
+        { items: page.map(callSummary), limit, nextCursor: rows.length > limit && last ? encodeCursor(last) : null },
+        200,
+      );
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/phone-calls/{id}',
+      tags,
+      summary: 'One call with transcript, recording, summary, cost and analysis',
+      middleware: reader,
+      request: { params: z.object({ id: uuidParam() }) },
+      responses: { 200: jsonContent(PhoneCall), ...problemResponses(400, 403, 404) },
+    }),
+    async (c) => {
+      const row = await getPhoneCall(c.get('deps').db, c.get('caller').tenantId, c.req.valid('param').id);
+      if (!row) throw notFound('Phone call', 'phone-call-not-found');
+      return c.json(callView(row), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/internal/phone-calls',
+      tags,
+      summary: 'Outbound call for processes (X-Internal-Key); actor `system` unless X-User-Id is given',
+      description: `X-Tenant-Id names the tenant (404 \`tenant-not-found\` when unknown). ${PLACEMENT_RULES}`,
+      security: [{ InternalKey: [] }],
+      middleware: [internalKey],
+      request: {
+        headers: z.object({
+          'x-tenant-id': z.string().regex(TENANT_ID, 'must be a tenant id'),
+          'x-user-id': z.string().regex(USER_ID, 'must be 1-200 printable characters').optional(),
+        }),
+        body: jsonBody(PlaceCallBody),
+      },
+      responses: { 201: jsonContent(PhoneCall, 'Saved; RINGING or FAILED'), ...problemResponses(400, 401, 403, 404, 422, 503) },
+    }),
+    async (c) => {
+      const headers = c.req.valid('header');
+      const tenantId = headers['x-tenant-id'];
+      if (!(await tenantExists(c.get('deps').db, tenantId))) throw new AppError('tenant-not-found', 404, 'Tenant was not found');
+      const { call } = await placeOutboundCall(placementDeps(c), {
+        tenantId,
+        initiatedBy: headers['x-user-id'] ?? 'system',
+        ...c.req.valid('json'),
+      });
+      return c.json(callView(call), 201);
+    },
+  );
+
+  return app;
+}

@@ -1,0 +1,159 @@
+import { z } from '@hono/zod-openapi';
+import { CALL_DIRECTIONS, NUMBER_PROVIDERS, PHONE_CALL_STATUSES, PROCESS_STATUSES } from '../../db/schema/phone';
+
+const iso = z.string().openapi({ format: 'date-time' });
+const E164 = /^\+[1-9]\d{1,14}$/;
+const e164 = z.string().regex(E164, 'must be an E.164 number such as +14155550123');
+const providerId = z.string().trim().min(1).max(200);
+const jsonMap = z.record(z.string(), z.unknown());
+
+export const PAGE_SIZE_CAP = 200;
+export const DEFAULT_PAGE_SIZE = 50;
+
+export const CallStatus = z.enum(PHONE_CALL_STATUSES).openapi('PhoneCallStatus');
+export const CallDirection = z.enum(CALL_DIRECTIONS).openapi('PhoneCallDirection');
+
+const callFields = {
+  id: z.string().uuid(),
+  direction: CallDirection,
+  status: CallStatus,
+  providerCallId: z.string().nullable().openapi({ description: "The provider's call id (webhook join key)" }),
+  phoneNumberId: z.string().nullable().openapi({ description: 'Provider number id the call uses' }),
+  assistantId: z.string().nullable(),
+  customerNumber: z.string().nullable(),
+  customerName: z.string().nullable(),
+  endedReason: z.string().nullable(),
+  summary: z.string().nullable(),
+  cost: z.number().nullable(),
+  errorMessage: z.string().nullable(),
+  metadata: jsonMap,
+  businessKey: z.string(),
+  processInstanceId: z.string().nullable().openapi({ description: 'Run id of the call process' }),
+  processStatus: z.enum(PROCESS_STATUSES),
+  initiatedBy: z.string().openapi({ description: 'X-User-Id, `system`, `workflow:<id>` or `provider` (inbound)' }),
+  version: z.number().int(),
+  createdAt: iso,
+  updatedAt: iso,
+  startedAt: iso.nullable(),
+  endedAt: iso.nullable(),
+};
+
+export const PhoneCallSummary = z.object(callFields).openapi('PhoneCallSummary');
+
+export const PhoneCall = z
+  .object({
+    ...callFields,
+    transcript: z.string().nullable(),
+    recordingUrl: z.string().nullable(),
+    analysis: jsonMap.nullable(),
+    variableValues: jsonMap,
+  })
+  .openapi('PhoneCall');
+
+export const PhoneCallPage = z
+  .object({
+    items: z.array(PhoneCallSummary),
+    limit: z.number().int().openapi({ description: `Page size served (requests above ${PAGE_SIZE_CAP} are capped)` }),
+    nextCursor: z.string().nullable().openapi({ description: 'Pass as `cursor` for the next (older) page; null on the last page' }),
+  })
+  .openapi('PhoneCallPage');
+
+export const CallListQuery = z.object({
+  status: CallStatus.optional(),
+  direction: CallDirection.optional(),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(DEFAULT_PAGE_SIZE)
+    .openapi({ description: `Page size, default ${DEFAULT_PAGE_SIZE}; values above ${PAGE_SIZE_CAP} are served as ${PAGE_SIZE_CAP}` }),
+  cursor: z.string().max(200).optional().openapi({ description: '`nextCursor` of the previous page' }),
+});
+
+export const PlaceCallBody = z
+  .object({
+    customerNumber: e164,
+    customerName: z.string().trim().min(1).max(200).optional(),
+    assistantId: providerId.optional().openapi({ description: 'Defaults to PhoneSettings.defaultAssistantId' }),
+    phoneNumberId: providerId
+      .optional()
+      .openapi({ description: 'Provider number id; defaults to PhoneSettings.defaultPhoneNumberId' }),
+    variableValues: jsonMap.optional().openapi({ description: "Values for the assistant's {{placeholders}}" }),
+    metadata: jsonMap.optional(),
+  })
+  .strict()
+  .openapi('PlacePhoneCall');
+
+const numberCommon = {
+  name: z.string().trim().min(1).max(200).optional(),
+  assistantId: providerId.optional().openapi({ description: 'Assistant answering inbound calls on this number' }),
+};
+
+export const ProvisionNumberBody = z
+  .discriminatedUnion('provider', [
+    z.object({ provider: z.literal('vapi'), numberDesiredAreaCode: z.string().regex(/^\d{3}$/).optional(), ...numberCommon }).strict(),
+    z
+      .object({
+        provider: z.literal('twilio'),
+        number: e164,
+        twilioAccountSid: z.string().trim().min(1).max(200),
+        twilioAuthToken: z.string().min(1).max(500).optional(),
+        twilioApiKey: z.string().min(1).max(500).optional(),
+        twilioApiSecret: z.string().min(1).max(500).optional(),
+        smsEnabled: z.boolean().optional(),
+        ...numberCommon,
+      })
+      .strict()
+      .refine((b) => !!b.twilioAuthToken !== !!(b.twilioApiKey && b.twilioApiSecret), {
+        message: 'give either twilioAuthToken or both twilioApiKey and twilioApiSecret',
+        path: ['twilioAuthToken'],
+      }),
+    z.object({ provider: z.literal('vonage'), number: e164, credentialId: providerId, ...numberCommon }).strict(),
+    z.object({ provider: z.literal('telnyx'), number: e164, credentialId: providerId, ...numberCommon }).strict(),
+  ])
+  .openapi('ProvisionPhoneNumber', {
+    description: 'Buy a provider number (`vapi`) or import a carrier number (`twilio`, `vonage`, `telnyx`). Carrier credentials are passed to the provider and never stored or echoed.',
+  });
+
+export const PhoneNumber = z
+  .object({
+    id: z.string().uuid(),
+    providerNumberId: z.string().openapi({ description: 'Use as phoneNumberId on outbound calls' }),
+    number: z.string().nullable().openapi({ description: 'E.164; null while a provider number is still being activated' }),
+    provider: z.enum(NUMBER_PROVIDERS),
+    name: z.string().nullable(),
+    assistantId: z.string().nullable(),
+    providerStatus: z.string().nullable(),
+    createdBy: z.string(),
+    createdAt: iso,
+  })
+  .openapi('PhoneNumber');
+
+export const PhoneSettings = z
+  .object({
+    tenantId: z.string(),
+    defaultAssistantId: z.string().nullable(),
+    defaultPhoneNumberId: z.string().nullable(),
+    hasApiKey: z.boolean().openapi({ description: 'The tenant has connected its own provider key (the key itself is write-only)' }),
+    providerKeySource: z
+      .enum(['tenant', 'fallback', 'none'])
+      .openapi({ description: 'Which key outbound calls would use: the tenant key, the global fallback, or none' }),
+    version: z.number().int().openapi({ description: '0 until the settings are first saved' }),
+    updatedBy: z.string().nullable(),
+    updatedAt: iso.nullable(),
+  })
+  .openapi('PhoneSettings');
+
+export const PhoneSettingsBody = z
+  .object({
+    defaultAssistantId: providerId.nullable().optional(),
+    defaultPhoneNumberId: providerId.nullable().optional(),
+    version: z.number().int().min(0).optional().openapi({ description: 'Optimistic lock: the version you read (409 if it moved)' }),
+  })
+  .strict()
+  .openapi('PhoneSettingsUpdate', { description: 'Replaces both defaults; an omitted default is cleared.' });
+
+export const ApiKeyBody = z
+  .object({ apiKey: z.string().trim().min(8, 'must be at least 8 characters').max(500) })
+  .strict()
+  .openapi('PhoneApiKey', { description: "The provider's private API key; stored encrypted, never returned." });

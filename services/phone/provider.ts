@@ -1,0 +1,74 @@
+import { hasTenantSecret, readTenantSecret } from '../../db/queries/secrets';
+import type { DbOrTx } from '../../db/client';
+import { AppError } from '../../domain/errors';
+import { createVapiClient, VapiError, type VapiClient } from '../../integrations/vapi/client';
+import type { Settings } from '../../workers/settings';
+
+/** Name of the tenant's provider key in the secret store. */
+export const PHONE_API_KEY_SECRET = 'phone.provider-api-key';
+
+export type ProviderKeySource = 'tenant' | 'fallback' | 'none';
+
+type ProviderSettings = Pick<
+  Settings,
+  'secrets.master-key' | 'phone.provider-api-key' | 'phone.provider-base-url' | 'phone.provider-timeout-ms'
+>;
+
+/** The tenant's own key, else the global fallback setting, else null. The value never leaves this path. */
+export async function resolveProviderKey(db: DbOrTx, settings: ProviderSettings, tenantId: string) {
+  let own: string | undefined;
+  try {
+    own = await readTenantSecret(db, settings['secrets.master-key'], tenantId, PHONE_API_KEY_SECRET);
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    // A sealed value that does not open (master key rotated, row tampered): say so, without internals.
+    throw new AppError('provider-key-unreadable', 503, 'The stored provider key cannot be opened; connect it again');
+  }
+  if (own) return { apiKey: own, source: 'tenant' as const };
+  const fallback = settings['phone.provider-api-key'];
+  if (fallback) return { apiKey: fallback, source: 'fallback' as const };
+  return null;
+}
+
+export async function providerKeySource(db: DbOrTx, settings: ProviderSettings, tenantId: string): Promise<ProviderKeySource> {
+  if (await hasTenantSecret(db, tenantId, PHONE_API_KEY_SECRET)) return 'tenant';
+  return settings['phone.provider-api-key'] ? 'fallback' : 'none';
+}
+
+export const missingProviderKey = () =>
+  new AppError(
+    'provider-key-missing',
+    422,
+    'No provider API key: connect one with POST /api/phone-settings/api-key (no global fallback is configured)',
+  );
+
+/** A client for one tenant; throws 422 provider-key-missing when no key resolves. */
+export async function providerClientFor(db: DbOrTx, settings: ProviderSettings, tenantId: string): Promise<VapiClient> {
+  const key = await resolveProviderKey(db, settings, tenantId);
+  if (!key) throw missingProviderKey();
+  return createVapiClient({
+    baseUrl: settings['phone.provider-base-url'],
+    apiKey: key.apiKey,
+    timeoutMs: settings['phone.provider-timeout-ms'],
+  });
+}
+
+/**
+ * Provider failures of synchronous operations (number provisioning), named and mapped:
+ * the provider refusing our input or our key is the caller's to fix (422); the provider
+ * failing, rate-limiting or not answering is a dependency problem (502/503/504).
+ */
+export function mapProviderError(err: VapiError): AppError {
+  const detail = err.message;
+  const extra = { providerStatus: err.status ?? null, providerErrorKind: err.kind };
+  if (err.kind === 'timeout') return new AppError('provider-timeout', 504, detail, extra);
+  if (err.kind === 'network') return new AppError('provider-unreachable', 502, detail, extra);
+  if (err.kind === 'invalid-response') return new AppError('provider-invalid-response', 502, detail, extra);
+  const status = err.status ?? 502;
+  if (status === 401 || status === 403) return new AppError('provider-key-rejected', 422, detail, extra);
+  if (status === 429) return new AppError('provider-rate-limited', 503, detail, extra);
+  if (status >= 500) return new AppError('provider-error', 502, detail, extra);
+  return new AppError('provider-rejected', 422, detail, extra);
+}
+
+export { VapiError };
