@@ -3,6 +3,7 @@ import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import type { Db } from '../db/client';
 import type { Settings } from '../workers/settings';
+import { createCalendarActivities } from './calendars';
 import { createDocumentActivities } from './documents';
 import { createOutboxActivities } from './outbox';
 import { createPhoneActivities } from './phone';
@@ -24,6 +25,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createOutboxActivities(deps),
     ...createDocumentActivities(deps),
     ...createPhoneActivities(deps),
+    ...createCalendarActivities(deps),
   };
 }
 

@@ -5,6 +5,8 @@ import { groupRoutes } from './access/group-routes';
 import { invitationRoutes } from './access/invitation-routes';
 import { requestRoutes } from './access/request-routes';
 import { tenantRoutes } from './access/tenant-routes';
+import { apiClientRoutes } from './access/api-client-routes';
+import { calendarRoutes } from './calendars/routes';
 import type { AppDeps } from './deps';
 import { docsRoutes } from './docs';
 import { documentRoutes } from './documents/routes';
@@ -32,6 +34,8 @@ export function createApp(deps: AppDeps) {
   app.route('/', groupRoutes());
   app.route('/', phoneRoutes());
   app.route('/', documentRoutes(deps));
+  app.route('/', apiClientRoutes());
+  app.route('/', calendarRoutes());
   app.route('/', docsRoutes());
 
   registerSecuritySchemes(app);

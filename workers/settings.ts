@@ -186,6 +186,22 @@ export const settingDefs = {
   'docstore.retention-purge.dry-run': def(bool, 'true', 'retentionPurge only reports the documents it would mark DELETED.'),
   'docstore.retention-purge.cron': def(text, '30 3 * * *', 'Cron expression (UTC) of the retentionPurge schedule.'),
   'docstore.retention-purge.batch-size': def(int(1, 10_000), '500', 'Rows marked DELETED per purge transaction.'),
+  // Business calendars and SLA (and the API clients that call them with HTTP Basic)
+  'calendar.is-open-max-age-seconds': def(
+    int(0, 86_400),
+    '900',
+    'Cap on the Cache-Control max-age / Expires of an is-open answer, which is otherwise cacheable until its nextChangeAt (0: no-cache).',
+  ),
+  'access.api-client-scrypt-cost': def(
+    int(10, 20),
+    '14',
+    'log2 of the scrypt N of new API client secret hashes (r=8, p=1); each hash records its own cost, so raising it keeps older secrets valid.',
+  ),
+  'access.api-client-verify-cache-ttl-ms': def(
+    int(0, 86_400_000),
+    '300000',
+    'How long a node remembers a verified Basic credential (as an HMAC under a per-process key) so repeated requests skip scrypt; revocation applies on the next request regardless (0: scrypt every request).',
+  ),
 } as const;
 
 export type SettingName = keyof typeof settingDefs;

@@ -6,3 +6,4 @@ export { phoneAction } from './phone-action';
 export { documentScan } from './document-scan';
 export { retentionPurge } from './retention-purge';
 export { documentAttachedSignal } from './document-signals';
+export { slaDueDate } from './sla-due-date';

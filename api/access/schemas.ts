@@ -101,7 +101,7 @@ export const Member = z
     userId: z.string(),
     name: z.string().nullable(),
     email: z.string().nullable(),
-    role: z.enum(['member', 'tenant-admin']),
+    role: z.enum(['member', 'tenant-admin', 'api-client']).openapi({ description: '`api-client`: a machine principal (see api-clients)' }),
     isOwner: z.boolean(),
     addedBy: z.string(),
     joinedAt: iso,
@@ -176,3 +176,21 @@ export const GroupMember = z
 export const userIdSchema = z.string().regex(USER_ID);
 export const toIso = (d: Date) => d.toISOString();
 export const toIsoOrNull = (d: Date | null) => (d ? d.toISOString() : null);
+
+export const ApiClientBody = z
+  .object({ name: z.string().trim().min(1).max(200).regex(/^[^\u0000-\u001f\u007f]+$/, 'must not contain control characters') })
+  .openapi('ApiClientCreate');
+export const ApiClient = z
+  .object({
+    clientId: z.string().openapi({ description: 'HTTP Basic user name; also the user id of its membership and grants' }),
+    tenantId: z.string(),
+    name: z.string(),
+    createdBy: z.string(),
+    createdAt: iso,
+    revokedBy: z.string().nullable(),
+    revokedAt: iso.nullable(),
+  })
+  .openapi('ApiClient');
+export const ApiClientCreated = ApiClient.extend({
+  secret: z.string().openapi({ description: 'HTTP Basic password. Shown once; only a salted scrypt hash is stored.' }),
+}).openapi('ApiClientCreated');

@@ -86,6 +86,7 @@ export async function grantOwnership(db: Db, tenantId: string, userId: string, a
   await db.transaction(async (tx) => {
     await lockTenant(tx, tenantId);
     const member = await getMember(tx, tenantId, userId);
+    refuseApiClient(member);
     if (!member) {
       await insertMember(tx, tenantId, userId, 'tenant-admin', actor);
       await insertAudit(tx, { tenantId, actor, action: 'member.add', subjectUserId: userId, detail: { role: 'tenant-admin' } });
@@ -112,6 +113,7 @@ export async function setRole(db: Db, tenantId: string, userId: string, role: Me
     await lockTenant(tx, tenantId);
     const member = await getMember(tx, tenantId, userId);
     if (!member) throw notFound('Member', 'member-not-found');
+    refuseApiClient(member);
     if (role === 'tenant-admin') {
       if (await addGroupMember(tx, ownerGroupId(tenantId), userId)) {
         await insertAudit(tx, { tenantId, actor, action: 'owner.grant', subjectUserId: userId, detail: { via: 'role' } });
@@ -128,4 +130,11 @@ export async function setRole(db: Db, tenantId: string, userId: string, role: Me
 
 export function requireMember(exists: unknown, userId: string) {
   if (!exists) throw new AppError('not-a-member', 422, `User ${userId} is not a member of this tenant`);
+}
+
+/** API clients are machine principals: they get grants, never ownership or a person's role. */
+function refuseApiClient(member: { role: string } | null) {
+  if (member?.role === 'api-client') {
+    throw new AppError('api-client-role-fixed', 422, 'An API client cannot be an owner or change its role');
+  }
 }

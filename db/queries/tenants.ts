@@ -4,7 +4,7 @@ import { groupMembers, groups, tenantMembers, tenants, users } from '../schema/a
 import { notifyAccessChanged } from './caller-snapshot';
 import { ownerGroupId } from './membership';
 
-export type MemberRole = 'member' | 'tenant-admin';
+export type MemberRole = 'member' | 'tenant-admin' | 'api-client';
 
 export async function insertTenant(db: DbOrTx, id: string, name: string, createdBy: string) {
   const rows = await db.insert(tenants).values({ id, name, createdBy }).onConflictDoNothing().returning();

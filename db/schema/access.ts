@@ -35,7 +35,8 @@ export const tenantMembers = pgTable(
       .notNull()
       .references(() => tenants.id, { onDelete: 'cascade' }),
     userId: text('user_id').notNull(),
-    role: text('role', { enum: ['member', 'tenant-admin'] }).notNull().default('member'),
+    /** `api-client`: a machine principal (api_clients row); never an owner or tenant-admin. */
+    role: text('role', { enum: ['member', 'tenant-admin', 'api-client'] }).notNull().default('member'),
     addedBy: text('added_by').notNull(),
     createdAt: createdAt(),
   },

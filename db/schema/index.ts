@@ -3,3 +3,5 @@ export * from './outbox';
 export * from './secrets';
 export * from './phone';
 export * from './documents';
+export * from './calendars';
+export * from './api-clients';

@@ -1,0 +1,54 @@
+import type { Context } from 'hono';
+import { getCalendar, getLocation, isUniqueViolation } from '../../db/queries/calendars';
+import { CalendarEngineError } from '../../domain/calendar/index';
+import { AppError, conflict, notFound } from '../../domain/errors';
+import { capabilityGuard } from '../middleware/capability-guard';
+import { basicOrGatewayIdentity } from '../middleware/basic-auth';
+import { tenantIdentity } from '../middleware/identity';
+import type { AppEnv } from '../env';
+
+/** HTTP Basic (API client) or gateway identity, then the tenant, then the capability layer. */
+export const guarded = (code: 'CALENDAR' | 'SLA', mode: 'read' | 'write') => [
+  basicOrGatewayIdentity,
+  tenantIdentity,
+  capabilityGuard(code, mode),
+];
+
+export async function requireCalendar(c: Context<AppEnv>, code: string) {
+  const row = await getCalendar(c.get('deps').db, c.get('caller').tenantId, code);
+  if (!row) throw notFound(`Calendar ${code}`, 'calendar-not-found');
+  return row;
+}
+
+export async function requireLocation(c: Context<AppEnv>, code: string, loc: string) {
+  const calendar = await requireCalendar(c, code);
+  const location = await getLocation(c.get('deps').db, c.get('caller').tenantId, calendar.id, loc);
+  if (!location) throw notFound(`Location ${loc}`, 'location-not-found');
+  return { calendar, location };
+}
+
+/** A unique violation from `write` becomes 409 `code`; anything else propagates. */
+export async function uniqueOr409<T>(write: () => Promise<T>, code: string, detail: string): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict(code, detail);
+    throw err;
+  }
+}
+
+/**
+ * Engine input errors carry field paths relative to the request part; they are answered like
+ * validation failures (`errors: [{ path: 'query.to', message }]`), keeping the engine's code.
+ */
+export async function withFieldPaths<T>(target: 'json' | 'query', run: () => T | Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (err instanceof CalendarEngineError && err.issues.length > 0) {
+      const errors = err.issues.map((i) => ({ path: [target, ...i.path.map(String)].join('.'), message: i.message }));
+      throw new AppError(err.code, err.status, err.detail, { errors });
+    }
+    throw err;
+  }
+}

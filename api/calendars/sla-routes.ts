@@ -1,0 +1,185 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { DbOrTx } from '../../db/client';
+import { getCalendar } from '../../db/queries/calendars';
+import {
+  deleteAssociation,
+  getAssociation,
+  insertAssociation,
+  listAssociations,
+  updateAssociation,
+  type AssociationValues,
+} from '../../db/queries/process-calendars';
+import { AppError, notFound } from '../../domain/errors';
+import { calculateTenantSla } from '../../services/calendars/sla';
+import type { AppEnv } from '../env';
+import { createRouter, jsonBody, jsonContent, noContent, problemResponses } from '../openapi';
+import { guarded, uniqueOr409, withFieldPaths } from './lookup';
+import {
+  AssociationCreateBody,
+  AssociationUpdateBody,
+  ProcessCalendarAssociation,
+  SlaCalculateBody,
+  SlaResult,
+  processKeyParam,
+} from './schemas';
+import { associationView } from './views';
+
+const tags = ['SLA'];
+const reader = guarded('SLA', 'read');
+const writer = guarded('SLA', 'write');
+const authErrors = [400, 401, 403, 404] as const;
+const KeyPath = z.object({ key: processKeyParam });
+
+async function associationValues(
+  c: Context<AppEnv>,
+  db: DbOrTx,
+  b: z.output<typeof AssociationCreateBody>,
+): Promise<AssociationValues> {
+  const calendar = await getCalendar(db, c.get('caller').tenantId, b.calendarCode);
+  if (!calendar) throw new AppError('unknown-calendar', 422, `The tenant has no calendar ${b.calendarCode}`);
+  return {
+    processDefinitionKey: b.processDefinitionKey,
+    calendarId: calendar.id,
+    slaBusinessDays: b.slaBusinessDays,
+    slaBusinessMinutes: b.slaBusinessMinutes,
+    priority: b.priority,
+    active: b.active,
+  };
+}
+
+async function requireAssociation(c: Context<AppEnv>, key: string) {
+  const row = await getAssociation(c.get('deps').db, c.get('caller').tenantId, key);
+  if (!row) throw notFound(`Process calendar association ${key}`, 'process-calendar-not-found');
+  return row;
+}
+
+export function slaRoutes() {
+  const app = createRouter();
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/process-calendars',
+      tags,
+      summary: 'Process associations (processDefinitionKey → calendar and SLA budget)',
+      middleware: reader,
+      responses: { 200: jsonContent(z.array(ProcessCalendarAssociation)), ...problemResponses(...authErrors) },
+    }),
+    async (c) => c.json((await listAssociations(c.get('deps').db, c.get('caller').tenantId)).map(associationView), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/process-calendars',
+      tags,
+      summary: 'Associate a process definition with a calendar and budget; 409 when the key has one',
+      description: '422 `unknown-calendar` when calendarCode names no calendar of the tenant.',
+      middleware: writer,
+      request: { body: jsonBody(AssociationCreateBody) },
+      responses: { 201: jsonContent(ProcessCalendarAssociation, 'Created'), ...problemResponses(...authErrors, 409, 422) },
+    }),
+    async (c) => {
+      const body = c.req.valid('json');
+      const db = c.get('deps').db;
+      const values = await associationValues(c, db, body);
+      await uniqueOr409(
+        () => insertAssociation(db, c.get('caller').tenantId, values),
+        'process-calendar-exists',
+        `Process ${body.processDefinitionKey} has an association already`,
+      );
+      return c.json(associationView(await requireAssociation(c, body.processDefinitionKey)), 201);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/process-calendars/{key}',
+      tags,
+      summary: 'One association',
+      middleware: reader,
+      request: { params: KeyPath },
+      responses: { 200: jsonContent(ProcessCalendarAssociation), ...problemResponses(...authErrors) },
+    }),
+    async (c) => c.json(associationView(await requireAssociation(c, c.req.valid('param').key)), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'put',
+      path: '/api/process-calendars/{key}',
+      tags,
+      summary: 'Replace an association (a different processDefinitionKey renames it; 409 when taken)',
+      middleware: writer,
+      request: { params: KeyPath, body: jsonBody(AssociationUpdateBody) },
+      responses: { 200: jsonContent(ProcessCalendarAssociation), ...problemResponses(...authErrors, 409, 422) },
+    }),
+    async (c) => {
+      const { key } = c.req.valid('param');
+      const body = c.req.valid('json');
+      const db = c.get('deps').db;
+      await requireAssociation(c, key);
+      const values = await associationValues(c, db, { ...body, processDefinitionKey: body.processDefinitionKey ?? key });
+      const updated = await uniqueOr409(
+        () => updateAssociation(db, c.get('caller').tenantId, key, values),
+        'process-calendar-exists',
+        `Process ${values.processDefinitionKey} has an association already`,
+      );
+      if (!updated) throw notFound(`Process calendar association ${key}`, 'process-calendar-not-found');
+      return c.json(associationView(await requireAssociation(c, values.processDefinitionKey)), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'delete',
+      path: '/api/process-calendars/{key}',
+      tags,
+      summary: 'Remove an association',
+      middleware: writer,
+      request: { params: KeyPath },
+      responses: { 204: noContent, ...problemResponses(...authErrors) },
+    }),
+    async (c) => {
+      const { key } = c.req.valid('param');
+      if (!(await deleteAssociation(c.get('deps').db, c.get('caller').tenantId, key))) {
+        throw notFound(`Process calendar association ${key}`, 'process-calendar-not-found');
+      }
+      return c.body(null, 204);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/sla/calculate',
+      tags,
+      summary: 'Due date of an SLA: { calendarCode, …, sla } or { processDefinitionKey, … }',
+      description:
+        'Budget = businessDays × the calendar\'s businessDayMinutes + businessMinutes, consumed over the union of enabled ' +
+        'locations from the first business minute at or after the received time. 404 `calendar-not-found` / ' +
+        '`process-calendar-not-found`; 409 `calendar-inactive-calendar` or `process-calendar-inactive`; ' +
+        '422 `calendar-unreachable` when the budget cannot be reached within five years (e.g. no hours).',
+      middleware: reader,
+      request: { body: jsonBody(SlaCalculateBody) },
+      responses: { 200: jsonContent(SlaResult), ...problemResponses(...authErrors, 409, 422) },
+    }),
+    async (c) => {
+      const b = c.req.valid('json');
+      const received = {
+        receivedDateTime: b.receivedDateTime,
+        ...(b.receivedTimezone !== undefined ? { receivedTimezone: b.receivedTimezone } : {}),
+      };
+      const request =
+        b.processDefinitionKey !== undefined
+          ? { ...received, processDefinitionKey: b.processDefinitionKey }
+          : { ...received, calendarCode: b.calendarCode!, sla: b.sla! };
+      const result = await withFieldPaths('json', () => calculateTenantSla(c.get('deps').db, c.get('caller').tenantId, request));
+      return c.json(result, 200);
+    },
+  );
+
+  return app;
+}

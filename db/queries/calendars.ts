@@ -1,0 +1,127 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../client';
+import { businessCalendars, calendarLocations, processCalendarAssociations } from '../schema/calendars';
+
+export type CalendarRow = typeof businessCalendars.$inferSelect;
+export type LocationRow = typeof calendarLocations.$inferSelect;
+
+export type CalendarValues = Pick<CalendarRow, 'calendarCode' | 'name' | 'description' | 'active'> & {
+  businessDayMinutes?: number;
+};
+export type LocationValues = Pick<
+  LocationRow,
+  'locationCode' | 'name' | 'timezone' | 'country' | 'region' | 'city' | 'enabled' | 'sortOrder'
+>;
+
+/** A PostgreSQL unique violation, however drizzle wrapped it. */
+export function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; cause?: { code?: string } };
+  return (e?.cause?.code ?? e?.code) === '23505';
+}
+
+export async function listCalendars(db: DbOrTx, tenantId: string) {
+  return db
+    .select()
+    .from(businessCalendars)
+    .where(eq(businessCalendars.tenantId, tenantId))
+    .orderBy(asc(businessCalendars.calendarCode));
+}
+
+export async function getCalendar(db: DbOrTx, tenantId: string, calendarCode: string): Promise<CalendarRow | null> {
+  const rows = await db
+    .select()
+    .from(businessCalendars)
+    .where(and(eq(businessCalendars.tenantId, tenantId), eq(businessCalendars.calendarCode, calendarCode)));
+  return rows[0] ?? null;
+}
+
+export async function insertCalendar(db: DbOrTx, tenantId: string, v: CalendarValues): Promise<CalendarRow> {
+  const rows = await db
+    .insert(businessCalendars)
+    .values({ tenantId, ...v })
+    .returning();
+  return rows[0]!;
+}
+
+export async function updateCalendar(db: DbOrTx, tenantId: string, id: string, v: CalendarValues): Promise<CalendarRow | null> {
+  const rows = await db
+    .update(businessCalendars)
+    .set({ ...v, updatedAt: sql`now()` })
+    .where(and(eq(businessCalendars.tenantId, tenantId), eq(businessCalendars.id, id)))
+    .returning();
+  return rows[0] ?? null;
+}
+
+export async function deleteCalendar(db: DbOrTx, tenantId: string, id: string) {
+  const rows = await db
+    .delete(businessCalendars)
+    .where(and(eq(businessCalendars.tenantId, tenantId), eq(businessCalendars.id, id)))
+    .returning({ id: businessCalendars.id });
+  return rows.length > 0;
+}
+
+/** Process associations that point at a calendar (they keep it from being deleted). */
+export async function countCalendarAssociations(db: DbOrTx, tenantId: string, calendarId: string) {
+  const rows = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(processCalendarAssociations)
+    .where(and(eq(processCalendarAssociations.tenantId, tenantId), eq(processCalendarAssociations.calendarId, calendarId)));
+  return rows[0]?.n ?? 0;
+}
+
+export async function listLocations(db: DbOrTx, tenantId: string, calendarId: string) {
+  return db
+    .select()
+    .from(calendarLocations)
+    .where(and(eq(calendarLocations.tenantId, tenantId), eq(calendarLocations.calendarId, calendarId)))
+    .orderBy(asc(calendarLocations.sortOrder), asc(calendarLocations.locationCode));
+}
+
+export async function getLocation(db: DbOrTx, tenantId: string, calendarId: string, locationCode: string) {
+  const rows = await db
+    .select()
+    .from(calendarLocations)
+    .where(
+      and(
+        eq(calendarLocations.tenantId, tenantId),
+        eq(calendarLocations.calendarId, calendarId),
+        eq(calendarLocations.locationCode, locationCode),
+      ),
+    );
+  return rows[0] ?? null;
+}
+
+/** Locks a location row: holiday imports of one location run one at a time (no duplicates). */
+export async function lockLocation(tx: DbOrTx, tenantId: string, id: string) {
+  const rows = await tx
+    .select({ id: calendarLocations.id })
+    .from(calendarLocations)
+    .where(and(eq(calendarLocations.tenantId, tenantId), eq(calendarLocations.id, id)))
+    .for('update');
+  return rows.length > 0;
+}
+
+export async function insertLocation(db: DbOrTx, tenantId: string, calendarId: string, v: LocationValues): Promise<LocationRow> {
+  const rows = await db
+    .insert(calendarLocations)
+    .values({ tenantId, calendarId, ...v })
+    .returning();
+  return rows[0]!;
+}
+
+export async function updateLocation(db: DbOrTx, tenantId: string, id: string, v: LocationValues): Promise<LocationRow | null> {
+  const rows = await db
+    .update(calendarLocations)
+    .set({ ...v, updatedAt: sql`now()` })
+    .where(and(eq(calendarLocations.tenantId, tenantId), eq(calendarLocations.id, id)))
+    .returning();
+  return rows[0] ?? null;
+}
+
+export async function deleteLocation(db: DbOrTx, tenantId: string, id: string) {
+  const rows = await db
+    .delete(calendarLocations)
+    .where(and(eq(calendarLocations.tenantId, tenantId), eq(calendarLocations.id, id)))
+    .returning({ id: calendarLocations.id });
+  return rows.length > 0;
+}

@@ -1,0 +1,83 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../client';
+import { businessCalendars, processCalendarAssociations, type Priority } from '../schema/calendars';
+
+export interface AssociationValues {
+  processDefinitionKey: string;
+  calendarId: string;
+  slaBusinessDays: number;
+  slaBusinessMinutes: number;
+  priority: Priority;
+  active: boolean;
+}
+
+/** Association columns plus the calendar's code (the spec's calendarCode), joined at read time. */
+const columns = {
+  id: processCalendarAssociations.id,
+  processDefinitionKey: processCalendarAssociations.processDefinitionKey,
+  calendarId: processCalendarAssociations.calendarId,
+  calendarCode: businessCalendars.calendarCode,
+  slaBusinessDays: processCalendarAssociations.slaBusinessDays,
+  slaBusinessMinutes: processCalendarAssociations.slaBusinessMinutes,
+  priority: processCalendarAssociations.priority,
+  active: processCalendarAssociations.active,
+  createdAt: processCalendarAssociations.createdAt,
+  updatedAt: processCalendarAssociations.updatedAt,
+};
+
+export type AssociationRow = {
+  id: string;
+  processDefinitionKey: string;
+  calendarId: string;
+  calendarCode: string;
+  slaBusinessDays: number;
+  slaBusinessMinutes: number;
+  priority: Priority;
+  active: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+const joined = (db: DbOrTx) =>
+  db
+    .select(columns)
+    .from(processCalendarAssociations)
+    .innerJoin(businessCalendars, eq(businessCalendars.id, processCalendarAssociations.calendarId));
+
+export async function listAssociations(db: DbOrTx, tenantId: string): Promise<AssociationRow[]> {
+  return joined(db)
+    .where(eq(processCalendarAssociations.tenantId, tenantId))
+    .orderBy(asc(processCalendarAssociations.processDefinitionKey));
+}
+
+export async function getAssociation(db: DbOrTx, tenantId: string, key: string): Promise<AssociationRow | null> {
+  const rows = await joined(db).where(
+    and(eq(processCalendarAssociations.tenantId, tenantId), eq(processCalendarAssociations.processDefinitionKey, key)),
+  );
+  return rows[0] ?? null;
+}
+
+export async function insertAssociation(db: DbOrTx, tenantId: string, v: AssociationValues): Promise<string> {
+  const rows = await db
+    .insert(processCalendarAssociations)
+    .values({ tenantId, ...v })
+    .returning({ id: processCalendarAssociations.id });
+  return rows[0]!.id;
+}
+
+export async function updateAssociation(db: DbOrTx, tenantId: string, key: string, v: AssociationValues) {
+  const rows = await db
+    .update(processCalendarAssociations)
+    .set({ ...v, updatedAt: sql`now()` })
+    .where(and(eq(processCalendarAssociations.tenantId, tenantId), eq(processCalendarAssociations.processDefinitionKey, key)))
+    .returning({ id: processCalendarAssociations.id });
+  return rows.length > 0;
+}
+
+export async function deleteAssociation(db: DbOrTx, tenantId: string, key: string) {
+  const rows = await db
+    .delete(processCalendarAssociations)
+    .where(and(eq(processCalendarAssociations.tenantId, tenantId), eq(processCalendarAssociations.processDefinitionKey, key)))
+    .returning({ id: processCalendarAssociations.id });
+  return rows.length > 0;
+}
