@@ -23,6 +23,17 @@ const PLACEMENT_RULES =
   'process outbox row and the provider is asked: the answer is 201 with the call RINGING, or FAILED with `errorMessage` ' +
   'when the provider refused or failed (never an error status).';
 
+/**
+ * `Idempotency-Key`: a client retrying a placement after a lost answer gets the first call back
+ * (200) instead of dialling twice. Keys are per tenant; the workflow action uses its own key space.
+ */
+const idempotencyKey = z
+  .string()
+  .regex(/^[\x21-\x7E]{1,200}$/, 'must be 1-200 printable characters')
+  .optional()
+  .openapi({ description: 'Repeat a placement safely: the same key returns the first call (200) without dialling again.' });
+const placementKeyOf = (key: string | undefined) => (key === undefined ? undefined : `http:${key}`);
+
 function placementDeps(c: Context<AppEnv>) {
   const { db, settings } = c.get('deps');
   return { db, settings, logger: c.get('log') };
@@ -39,17 +50,22 @@ export function callRoutes() {
       summary: 'Place an outbound call (records X-User-Id as initiator)',
       description: PLACEMENT_RULES,
       middleware: writer,
-      request: { body: jsonBody(PlaceCallBody) },
-      responses: { 201: jsonContent(PhoneCall, 'Saved; RINGING or FAILED'), ...problemResponses(400, 403, 404, 422, 503) },
+      request: { headers: z.object({ 'idempotency-key': idempotencyKey }), body: jsonBody(PlaceCallBody) },
+      responses: {
+        200: jsonContent(PhoneCall, 'A repeat of an earlier placement with the same Idempotency-Key'),
+        201: jsonContent(PhoneCall, 'Saved; RINGING or FAILED'),
+        ...problemResponses(400, 403, 404, 422, 503),
+      },
     }),
     async (c) => {
       const caller = c.get('caller');
-      const { call } = await placeOutboundCall(placementDeps(c), {
+      const { call, created } = await placeOutboundCall(placementDeps(c), {
         tenantId: caller.tenantId,
         initiatedBy: caller.userId,
+        placementKey: placementKeyOf(c.req.valid('header')['idempotency-key']),
         ...c.req.valid('json'),
       });
-      return c.json(callView(call), 201);
+      return created ? c.json(callView(call), 201) : c.json(callView(call), 200);
     },
   );
 
@@ -111,21 +127,27 @@ export function callRoutes() {
         headers: z.object({
           'x-tenant-id': z.string().regex(TENANT_ID, 'must be a tenant id'),
           'x-user-id': z.string().regex(USER_ID, 'must be 1-200 printable characters').optional(),
+          'idempotency-key': idempotencyKey,
         }),
         body: jsonBody(PlaceCallBody),
       },
-      responses: { 201: jsonContent(PhoneCall, 'Saved; RINGING or FAILED'), ...problemResponses(400, 401, 403, 404, 422, 503) },
+      responses: {
+        200: jsonContent(PhoneCall, 'A repeat of an earlier placement with the same Idempotency-Key'),
+        201: jsonContent(PhoneCall, 'Saved; RINGING or FAILED'),
+        ...problemResponses(400, 401, 403, 404, 422, 503),
+      },
     }),
     async (c) => {
       const headers = c.req.valid('header');
       const tenantId = headers['x-tenant-id'];
       if (!(await tenantExists(c.get('deps').db, tenantId))) throw new AppError('tenant-not-found', 404, 'Tenant was not found');
-      const { call } = await placeOutboundCall(placementDeps(c), {
+      const { call, created } = await placeOutboundCall(placementDeps(c), {
         tenantId,
         initiatedBy: headers['x-user-id'] ?? 'system',
+        placementKey: placementKeyOf(headers['idempotency-key']),
         ...c.req.valid('json'),
       });
-      return c.json(callView(call), 201);
+      return created ? c.json(callView(call), 201) : c.json(callView(call), 200);
     },
   );
 

@@ -145,6 +145,21 @@ describe('phone calls: placement, reading and listing', () => {
     expect(again).toMatchObject({ created: false, call: { id: first.call.id } });
     expect(ctx.standIn.requests.length).toBe(asked);
   });
+
+  it('Idempotency-Key: a retried POST returns the first call (200) without dialling again; other keys place new calls', async () => {
+    const body = { customerNumber: CUSTOMER };
+    const first = await api.post('/api/phone-calls', t.writer, body, { 'Idempotency-Key': 'retry-me-1' });
+    expect(first.status, first.text).toBe(201);
+    const asked = ctx.standIn.requests.length;
+    const again = await api.post('/api/phone-calls', t.writer, body, { 'Idempotency-Key': 'retry-me-1' });
+    expect(again.status).toBe(200);
+    expect(again.json.id).toBe(first.json.id);
+    expect(ctx.standIn.requests.length).toBe(asked);
+    const other = await api.post('/api/phone-calls', t.writer, body, { 'Idempotency-Key': 'retry-me-2' });
+    expect(other.status).toBe(201);
+    expect(other.json.id).not.toBe(first.json.id);
+    expectProblem(await api.post('/api/phone-calls', t.writer, body, { 'Idempotency-Key': 'has space' }), 400, 'validation-failed');
+  });
 });
 
 describe('phone calls: the internal route (X-Internal-Key)', () => {
