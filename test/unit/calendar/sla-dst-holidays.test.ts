@@ -1,42 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
-  CalendarEngineError,
-  type BusinessHours,
-  type CalendarSnapshot,
-  type CompiledCalendar,
-  type SlaResult,
   calculateSla,
   computeAvailability,
-  compileCalendar,
 } from '../../../domain/calendar/index.js';
 import { EVERY_DAY, WEEKDAYS, calendar, closedOn, hours, location, narrowedOn, officeUtc } from './fixtures.js';
+import { due, sla } from './sla-helpers.js';
 
-function sla(
-  cal: CalendarSnapshot | CompiledCalendar,
-  receivedDateTime: string,
-  businessMinutes: number,
-  receivedTimezone: string | undefined = 'UTC',
-  businessDays = 0,
-  horizonDays?: number,
-): SlaResult {
-  return calculateSla(
-    cal,
-    { receivedDateTime, receivedTimezone, sla: { businessDays, businessMinutes } },
-    horizonDays === undefined ? undefined : { horizonDays },
-  );
-}
-
-const due = (r: SlaResult) => r.dueDateTimeUtc;
-
-function engineError(fn: () => unknown): CalendarEngineError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof CalendarEngineError) return e;
-    throw e;
-  }
-  throw new Error('expected a CalendarEngineError');
-}
 describe('DST: windows have their real length', () => {
   it('spring-forward inside a window: America/New_York 00:00-06:00 on 2024-03-10 is 300 real minutes', () => {
     const cal = calendar([location('NY', 'America/New_York', hours([7], '00:00', '06:00'))]);

@@ -1,42 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
-  CalendarEngineError,
   type BusinessHours,
-  type CalendarSnapshot,
-  type CompiledCalendar,
-  type SlaResult,
   calculateSla,
-  computeAvailability,
   compileCalendar,
 } from '../../../domain/calendar/index.js';
-import { EVERY_DAY, WEEKDAYS, calendar, closedOn, hours, location, narrowedOn, officeUtc } from './fixtures.js';
+import { WEEKDAYS, calendar, closedOn, hours, location, officeUtc } from './fixtures.js';
+import { due, engineError, sla } from './sla-helpers.js';
 
-function sla(
-  cal: CalendarSnapshot | CompiledCalendar,
-  receivedDateTime: string,
-  businessMinutes: number,
-  receivedTimezone: string | undefined = 'UTC',
-  businessDays = 0,
-  horizonDays?: number,
-): SlaResult {
-  return calculateSla(
-    cal,
-    { receivedDateTime, receivedTimezone, sla: { businessDays, businessMinutes } },
-    horizonDays === undefined ? undefined : { horizonDays },
-  );
-}
-
-const due = (r: SlaResult) => r.dueDateTimeUtc;
-
-function engineError(fn: () => unknown): CalendarEngineError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof CalendarEngineError) return e;
-    throw e;
-  }
-  throw new Error('expected a CalendarEngineError');
-}
 describe('which hours apply', () => {
   it('effective-dated hours change mid-budget (09-17 until 10 Jan, then 10-12)', () => {
     const cal = calendar([
