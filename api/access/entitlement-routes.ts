@@ -113,12 +113,21 @@ export function entitlementRoutes() {
       if (capability.status === 'RETIRED') {
         throw conflict('capability-retired', `Capability ${code} is retired; it cannot be subscribed`);
       }
-      await db.transaction(async (tx) => {
-        await upsertSubscription(tx, t, code, 'ACTIVE', actor);
+      const row = await db.transaction(async (tx) => {
+        const subscription = await upsertSubscription(tx, t, code, 'ACTIVE', actor);
         await insertAudit(tx, { tenantId: t, actor, action: 'subscription.enable', capabilityCode: code });
+        return subscription;
       });
-      const row = (await listSubscriptions(db, t)).find((r) => r.capabilityCode === code)!;
-      return c.json(subView(t, row), 200);
+      // The catalog row is already in hand: no second read of the tenant's subscriptions.
+      const view = {
+        ...row,
+        capabilityName: capability.name,
+        route: capability.route,
+        icon: capability.icon,
+        tier: capability.tier,
+        capabilityStatus: capability.status,
+      };
+      return c.json(subView(t, view), 200);
     },
   );
 
@@ -206,8 +215,9 @@ export function entitlementRoutes() {
       const db = c.get('deps').db;
       const actor = c.get('caller').userId;
       const level = c.req.valid('json').level;
-      const row = await db.transaction((tx) => setGrant(tx, { tenantId: t, userId: u, code, level, actor }));
-      const capability = await getCapability(db, code);
+      const { grant: row, capability } = await db.transaction((tx) =>
+        setGrant(tx, { tenantId: t, userId: u, code, level, actor }),
+      );
       const names = await userNames(db, [u]);
       return c.json(
         {
@@ -215,7 +225,7 @@ export function entitlementRoutes() {
           userId: u,
           userName: names.get(u) ?? null,
           capabilityCode: code,
-          capabilityName: capability?.name ?? code,
+          capabilityName: capability.name,
           level: row.level,
           effectiveLevel: row.level,
           grantedBy: row.grantedBy,

@@ -3,7 +3,8 @@ import { insertAudit } from '../../db/queries/access-audit';
 import { getCapability } from '../../db/queries/catalog';
 import { deleteGrant, getSubscription, upsertGrant, type Level } from '../../db/queries/entitlements';
 import { getMember } from '../../db/queries/tenants';
-import { AppError, conflict, notFound } from '../../domain/errors';
+import { conflict, notFound } from '../../domain/errors';
+import { requireMember } from './tenants-service';
 
 export interface GrantInput {
   tenantId: string;
@@ -26,10 +27,8 @@ export async function setGrant(tx: DbOrTx, g: GrantInput) {
   if (subscription?.status !== 'ACTIVE') {
     throw conflict('tenant-not-subscribed', `Tenant has no ACTIVE subscription to ${g.code}`);
   }
-  if (!(await getMember(tx, g.tenantId, g.userId))) {
-    throw new AppError('not-a-member', 422, `User ${g.userId} is not a member of this tenant`);
-  }
-  const row = await upsertGrant(tx, g.tenantId, g.userId, g.code, g.level, g.actor);
+  requireMember(await getMember(tx, g.tenantId, g.userId), g.userId);
+  const grant = await upsertGrant(tx, g.tenantId, g.userId, g.code, g.level, g.actor);
   await insertAudit(tx, {
     tenantId: g.tenantId,
     actor: g.actor,
@@ -38,7 +37,7 @@ export async function setGrant(tx: DbOrTx, g: GrantInput) {
     capabilityCode: g.code,
     detail: { level: g.level, ...g.via },
   });
-  return row;
+  return { grant, capability };
 }
 
 export async function revokeGrant(db: Db, tenantId: string, userId: string, code: string, actor: string) {

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { CAPABILITY_CODE, TENANT_ID, USER_ID } from '../openapi';
+import { CAPABILITY_CODE, TENANT_ID } from '../openapi';
 
 export const Level = z.enum(['read', 'read-write']).openapi('Level');
 const iso = z.string().openapi({ format: 'date-time' });
@@ -173,7 +173,6 @@ export const GroupMember = z
   .object({ userId: z.string(), name: z.string().nullable(), addedAt: iso })
   .openapi('CandidateGroupMember');
 
-export const userIdSchema = z.string().regex(USER_ID);
 export const toIso = (d: Date) => d.toISOString();
 export const toIsoOrNull = (d: Date | null) => (d ? d.toISOString() : null);
 

@@ -20,14 +20,13 @@ export async function insertCapability(db: DbOrTx, input: CapabilityInput) {
 }
 
 export async function upsertCapability(db: DbOrTx, input: CapabilityInput) {
-  const { code, ...rest } = input;
+  const { code: _key, ...rest } = input;
   const rows = await db
     .insert(capabilities)
     .values(input)
     .onConflictDoUpdate({ target: capabilities.code, set: { ...rest, updatedAt: sql`now()` } })
     // xmax = 0 only on a freshly inserted tuple: tells create (201) from replace (200).
     .returning({ ...getTableColumns(capabilities), inserted: sql<boolean>`(xmax = 0)` });
-  void code;
   const { inserted, ...row } = rows[0]!;
   return { row: row as CapabilityRow, inserted };
 }

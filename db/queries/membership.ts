@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../client';
-import { groupMembers, groups, tenantMembers, tenants, users } from '../schema/access';
+import { groupMembers, groups, tenants, users } from '../schema/access';
 import { notifyAccessChanged, tenantOfGroup } from './caller-snapshot';
 
 export const ownerGroupId = (tenantId: string) => `owner:${tenantId}`;

@@ -3,6 +3,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { createApp } from '../../api/app';
 import type { AppDeps } from '../../api/deps';
 import { createListeningAccessCache } from '../../workers/access-cache-listener';
+import { bootstrapAccess } from '../../workers/bootstrap';
 import { loadSettings, type Settings } from '../../workers/config';
 import { createTestDatabase, type TestDatabase } from './db';
 
@@ -37,8 +38,7 @@ export function useTestApp(overrides: Partial<Settings> & { deps?: Partial<AppDe
     const { deps: extraDeps, ...settingOverrides } = overrides;
     ctx.settings = testSettings(settingOverrides);
     ctx.db = await createTestDatabase();
-    const { ensureOperatorGroups } = await import('../../db/queries/membership');
-    await ensureOperatorGroups(ctx.db.db, ctx.settings['access.operator-groups'], ctx.settings['access.operators']);
+    await bootstrapAccess(ctx.db.db, ctx.settings);
     // The production access cache, invalidated by NOTIFY, so every API test exercises it.
     const access = await createListeningAccessCache(ctx.db.sql, ctx.settings['access.cache-ttl-ms'], pino({ level: 'silent' }));
     stopCache = access.stop;
