@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { holidaysFromInstant, loadCalendarSnapshot } from '../../db/queries/calendar-snapshot';
-import { deleteCalendar, insertCalendar, listCalendars, updateCalendar } from '../../db/queries/calendars';
+import { deleteCalendar, insertCalendar, isForeignKeyViolation, listCalendars, updateCalendar } from '../../db/queries/calendars';
 import { computeAvailability, isCalendarOpen, parseInstant } from '../../domain/calendar/index';
 import type { Context } from 'hono';
 import { badRequest, conflict, notFound } from '../../domain/errors';
@@ -25,11 +25,6 @@ const tags = ['Calendars'];
 const reader = guarded('CALENDAR', 'read');
 const writer = guarded('CALENDAR', 'write');
 const authErrors = [400, 401, 403, 404] as const;
-
-const isForeignKeyViolation = (err: unknown) => {
-  const e = err as { code?: string; cause?: { code?: string } };
-  return (e?.cause?.code ?? e?.code) === '23503';
-};
 
 async function createCalendar(c: Context<AppEnv>, body: z.output<typeof CalendarCreateBody>) {
   const row = await uniqueOr409(
@@ -151,9 +146,8 @@ export function calendarCrudRoutes() {
     }),
     async (c) => {
       const { code } = c.req.valid('param');
-      const current = await requireCalendar(c, code);
       try {
-        if (!(await deleteCalendar(c.get('deps').db, c.get('caller').tenantId, current.id))) {
+        if (!(await deleteCalendar(c.get('deps').db, c.get('caller').tenantId, code))) {
           throw notFound(`Calendar ${code}`, 'calendar-not-found');
         }
       } catch (err) {

@@ -49,7 +49,7 @@ export function holidayRoutes() {
     }),
     async (c) => {
       const { code, loc } = c.req.valid('param');
-      const { location } = await requireLocation(c, code, loc);
+      const location = await requireLocation(c, code, loc);
       const rows = await listHolidays(c.get('deps').db, c.get('caller').tenantId, location.id, c.req.valid('query').year);
       return c.json(rows.map(holidayView), 200);
     },
@@ -68,7 +68,7 @@ export function holidayRoutes() {
     }),
     async (c) => {
       const { code, loc } = c.req.valid('param');
-      const { location } = await requireLocation(c, code, loc);
+      const location = await requireLocation(c, code, loc);
       const b = c.req.valid('json');
       const [row] = await insertHolidays(c.get('deps').db, c.get('caller').tenantId, location.id, [
         {
@@ -104,14 +104,14 @@ export function holidayRoutes() {
     async (c) => {
       const { code, loc } = c.req.valid('param');
       const q = c.req.valid('query');
-      const { location } = await requireLocation(c, code, loc);
+      const location = await requireLocation(c, code, loc);
       if (!location.country) {
         throw new AppError('location-country-missing', 422, `Location ${loc} has no country to import holidays for`);
       }
       const year = q.year ?? currentYear(c);
       let imported;
       try {
-        imported = previewHolidays({ country: location.country, region: location.region, year, ...(q.types ? { types: q.types } : {}) });
+        imported = previewHolidays({ country: location.country, region: location.region, year, types: q.types });
       } catch (err) {
         if (err instanceof CalendarEngineError && err.kind === 'invalid-input') {
           throw new AppError('holiday-data-unavailable', 422, `No holiday data for the location: ${err.detail}`);
@@ -154,7 +154,7 @@ export function holidayRoutes() {
     async (c) => {
       const { code, loc } = c.req.valid('param');
       const q = c.req.valid('query');
-      const { location } = await requireLocation(c, code, loc);
+      const location = await requireLocation(c, code, loc);
       const country = (q.countryCode ?? location.country)?.toUpperCase();
       if (!country) {
         throw badRequest('validation-failed', 'query.countryCode is required: the location has no country', {
@@ -163,18 +163,10 @@ export function holidayRoutes() {
       }
       const region = q.region ?? (country === location.country ? location.region : null);
       const entries = await withFieldPaths('query', () =>
-        previewHolidays({ country, region, year: q.year ?? currentYear(c), ...(q.types ? { types: q.types } : {}) }),
+        previewHolidays({ country, region, year: q.year ?? currentYear(c), types: q.types }),
       );
       return c.json(
-        entries.map((e) => ({
-          date: e.date,
-          name: e.name,
-          type: e.type,
-          closed: e.closed,
-          openFrom: e.openFrom ?? null,
-          openUntil: e.openUntil ?? null,
-          substitute: e.substitute,
-        })),
+        entries.map((e) => ({ ...e, openFrom: e.openFrom ?? null, openUntil: e.openUntil ?? null })),
         200,
       );
     },
@@ -209,7 +201,7 @@ export function holidayRoutes() {
     }),
     async (c) => {
       const { code, loc, id } = c.req.valid('param');
-      const { location } = await requireLocation(c, code, loc);
+      const location = await requireLocation(c, code, loc);
       if (!(await deleteHoliday(c.get('deps').db, c.get('caller').tenantId, location.id, id))) {
         throw notFound('Holiday', 'holiday-not-found');
       }

@@ -86,7 +86,7 @@ export function locationRoutes() {
     }),
     async (c) => {
       const { code, loc } = c.req.valid('param');
-      return c.json(locationView((await requireLocation(c, code, loc)).location), 200);
+      return c.json(locationView(await requireLocation(c, code, loc)), 200);
     },
   );
 
@@ -103,7 +103,7 @@ export function locationRoutes() {
     async (c) => {
       const { code, loc } = c.req.valid('param');
       const body = c.req.valid('json');
-      const { location } = await requireLocation(c, code, loc);
+      const location = await requireLocation(c, code, loc);
       const values = locationValues({ ...body, locationCode: body.locationCode ?? loc });
       const row = await uniqueOr409(
         () => updateLocation(c.get('deps').db, c.get('caller').tenantId, location.id, values),
@@ -127,7 +127,7 @@ export function locationRoutes() {
     }),
     async (c) => {
       const { code, loc } = c.req.valid('param');
-      const { location } = await requireLocation(c, code, loc);
+      const location = await requireLocation(c, code, loc);
       if (!(await deleteLocation(c.get('deps').db, c.get('caller').tenantId, location.id))) {
         throw notFound(`Location ${loc}`, 'location-not-found');
       }
@@ -147,7 +147,7 @@ export function locationRoutes() {
     }),
     async (c) => {
       const { code, loc } = c.req.valid('param');
-      const { location } = await requireLocation(c, code, loc);
+      const location = await requireLocation(c, code, loc);
       const rows = await listHours(c.get('deps').db, c.get('caller').tenantId, location.id);
       return c.json(rows.map(hoursView), 200);
     },
@@ -168,7 +168,7 @@ export function locationRoutes() {
     }),
     async (c) => {
       const { code, loc } = c.req.valid('param');
-      const { location } = await requireLocation(c, code, loc);
+      const location = await requireLocation(c, code, loc);
       const b = c.req.valid('json');
       const row = await insertHours(c.get('deps').db, c.get('caller').tenantId, location.id, {
         dayOfWeek: b.dayOfWeek,
@@ -198,7 +198,7 @@ export function locationRoutes() {
     }),
     async (c) => {
       const { code, loc, id } = c.req.valid('param');
-      const { location } = await requireLocation(c, code, loc);
+      const location = await requireLocation(c, code, loc);
       if (!(await deleteHours(c.get('deps').db, c.get('caller').tenantId, location.id, id))) {
         throw notFound('Business hours', 'business-hours-not-found');
       }

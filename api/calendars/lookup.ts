@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { getCalendar, getLocation, isUniqueViolation } from '../../db/queries/calendars';
+import { findLocation, getCalendar, isUniqueViolation } from '../../db/queries/calendars';
 import { CalendarEngineError } from '../../domain/calendar/index';
 import { AppError, conflict, notFound } from '../../domain/errors';
 import { capabilityGuard } from '../middleware/capability-guard';
@@ -21,10 +21,10 @@ export async function requireCalendar(c: Context<AppEnv>, code: string) {
 }
 
 export async function requireLocation(c: Context<AppEnv>, code: string, loc: string) {
-  const calendar = await requireCalendar(c, code);
-  const location = await getLocation(c.get('deps').db, c.get('caller').tenantId, calendar.id, loc);
-  if (!location) throw notFound(`Location ${loc}`, 'location-not-found');
-  return { calendar, location };
+  const found = await findLocation(c.get('deps').db, c.get('caller').tenantId, code, loc);
+  if (!found) throw notFound(`Calendar ${code}`, 'calendar-not-found');
+  if (!found.location) throw notFound(`Location ${loc}`, 'location-not-found');
+  return found.location;
 }
 
 /** A unique violation from `write` becomes 409 `code`; anything else propagates. */

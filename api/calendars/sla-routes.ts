@@ -1,6 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import type { DbOrTx } from '../../db/client';
 import { getCalendar } from '../../db/queries/calendars';
 import {
   deleteAssociation,
@@ -31,12 +30,8 @@ const writer = guarded('SLA', 'write');
 const authErrors = [400, 401, 403, 404] as const;
 const KeyPath = z.object({ key: processKeyParam });
 
-async function associationValues(
-  c: Context<AppEnv>,
-  db: DbOrTx,
-  b: z.output<typeof AssociationCreateBody>,
-): Promise<AssociationValues> {
-  const calendar = await getCalendar(db, c.get('caller').tenantId, b.calendarCode);
+async function associationValues(c: Context<AppEnv>, b: z.output<typeof AssociationCreateBody>): Promise<AssociationValues> {
+  const calendar = await getCalendar(c.get('deps').db, c.get('caller').tenantId, b.calendarCode);
   if (!calendar) throw new AppError('unknown-calendar', 422, `The tenant has no calendar ${b.calendarCode}`);
   return {
     processDefinitionKey: b.processDefinitionKey,
@@ -82,14 +77,13 @@ export function slaRoutes() {
     }),
     async (c) => {
       const body = c.req.valid('json');
-      const db = c.get('deps').db;
-      const values = await associationValues(c, db, body);
-      await uniqueOr409(
-        () => insertAssociation(db, c.get('caller').tenantId, values),
+      const values = await associationValues(c, body);
+      const row = await uniqueOr409(
+        () => insertAssociation(c.get('deps').db, c.get('caller').tenantId, values, body.calendarCode),
         'process-calendar-exists',
         `Process ${body.processDefinitionKey} has an association already`,
       );
-      return c.json(associationView(await requireAssociation(c, body.processDefinitionKey)), 201);
+      return c.json(associationView(row), 201);
     },
   );
 
@@ -119,16 +113,15 @@ export function slaRoutes() {
     async (c) => {
       const { key } = c.req.valid('param');
       const body = c.req.valid('json');
-      const db = c.get('deps').db;
       await requireAssociation(c, key);
-      const values = await associationValues(c, db, { ...body, processDefinitionKey: body.processDefinitionKey ?? key });
-      const updated = await uniqueOr409(
-        () => updateAssociation(db, c.get('caller').tenantId, key, values),
+      const values = await associationValues(c, { ...body, processDefinitionKey: body.processDefinitionKey ?? key });
+      const row = await uniqueOr409(
+        () => updateAssociation(c.get('deps').db, c.get('caller').tenantId, key, values, body.calendarCode),
         'process-calendar-exists',
         `Process ${values.processDefinitionKey} has an association already`,
       );
-      if (!updated) throw notFound(`Process calendar association ${key}`, 'process-calendar-not-found');
-      return c.json(associationView(await requireAssociation(c, values.processDefinitionKey)), 200);
+      if (!row) throw notFound(`Process calendar association ${key}`, 'process-calendar-not-found');
+      return c.json(associationView(row), 200);
     },
   );
 

@@ -1,6 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../client';
-import { businessCalendars, calendarLocations, processCalendarAssociations } from '../schema/calendars';
+import { businessCalendars, calendarLocations } from '../schema/calendars';
 
 export type CalendarRow = typeof businessCalendars.$inferSelect;
 export type LocationRow = typeof calendarLocations.$inferSelect;
@@ -13,11 +13,14 @@ export type LocationValues = Pick<
   'locationCode' | 'name' | 'timezone' | 'country' | 'region' | 'city' | 'enabled' | 'sortOrder'
 >;
 
-/** A PostgreSQL unique violation, however drizzle wrapped it. */
-export function isUniqueViolation(err: unknown): boolean {
+/** The SQLSTATE of a PostgreSQL error, however drizzle wrapped it. */
+function pgCode(err: unknown): string | undefined {
   const e = err as { code?: string; cause?: { code?: string } };
-  return (e?.cause?.code ?? e?.code) === '23505';
+  return e?.cause?.code ?? e?.code;
 }
+
+export const isUniqueViolation = (err: unknown) => pgCode(err) === '23505';
+export const isForeignKeyViolation = (err: unknown) => pgCode(err) === '23503';
 
 export async function listCalendars(db: DbOrTx, tenantId: string) {
   return db
@@ -52,21 +55,13 @@ export async function updateCalendar(db: DbOrTx, tenantId: string, id: string, v
   return rows[0] ?? null;
 }
 
-export async function deleteCalendar(db: DbOrTx, tenantId: string, id: string) {
+/** Deletes a calendar by code (cascading to its locations); false when the tenant has no such calendar. */
+export async function deleteCalendar(db: DbOrTx, tenantId: string, calendarCode: string) {
   const rows = await db
     .delete(businessCalendars)
-    .where(and(eq(businessCalendars.tenantId, tenantId), eq(businessCalendars.id, id)))
+    .where(and(eq(businessCalendars.tenantId, tenantId), eq(businessCalendars.calendarCode, calendarCode)))
     .returning({ id: businessCalendars.id });
   return rows.length > 0;
-}
-
-/** Process associations that point at a calendar (they keep it from being deleted). */
-export async function countCalendarAssociations(db: DbOrTx, tenantId: string, calendarId: string) {
-  const rows = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(processCalendarAssociations)
-    .where(and(eq(processCalendarAssociations.tenantId, tenantId), eq(processCalendarAssociations.calendarId, calendarId)));
-  return rows[0]?.n ?? 0;
 }
 
 export async function listLocations(db: DbOrTx, tenantId: string, calendarId: string) {
@@ -77,17 +72,28 @@ export async function listLocations(db: DbOrTx, tenantId: string, calendarId: st
     .orderBy(asc(calendarLocations.sortOrder), asc(calendarLocations.locationCode));
 }
 
-export async function getLocation(db: DbOrTx, tenantId: string, calendarId: string, locationCode: string) {
+/**
+ * A location by calendar and location code in one round trip: null when the tenant has no such
+ * calendar, `{ location: null }` when the calendar has no such location.
+ */
+export async function findLocation(
+  db: DbOrTx,
+  tenantId: string,
+  calendarCode: string,
+  locationCode: string,
+): Promise<{ location: LocationRow | null } | null> {
   const rows = await db
-    .select()
-    .from(calendarLocations)
-    .where(
+    .select({ location: calendarLocations })
+    .from(businessCalendars)
+    .leftJoin(
+      calendarLocations,
       and(
         eq(calendarLocations.tenantId, tenantId),
-        eq(calendarLocations.calendarId, calendarId),
+        eq(calendarLocations.calendarId, businessCalendars.id),
         eq(calendarLocations.locationCode, locationCode),
       ),
-    );
+    )
+    .where(and(eq(businessCalendars.tenantId, tenantId), eq(businessCalendars.calendarCode, calendarCode)));
   return rows[0] ?? null;
 }
 

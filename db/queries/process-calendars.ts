@@ -11,12 +11,10 @@ export interface AssociationValues {
   active: boolean;
 }
 
-/** Association columns plus the calendar's code (the spec's calendarCode), joined at read time. */
-const columns = {
+const ownColumns = {
   id: processCalendarAssociations.id,
   processDefinitionKey: processCalendarAssociations.processDefinitionKey,
   calendarId: processCalendarAssociations.calendarId,
-  calendarCode: businessCalendars.calendarCode,
   slaBusinessDays: processCalendarAssociations.slaBusinessDays,
   slaBusinessMinutes: processCalendarAssociations.slaBusinessMinutes,
   priority: processCalendarAssociations.priority,
@@ -24,6 +22,9 @@ const columns = {
   createdAt: processCalendarAssociations.createdAt,
   updatedAt: processCalendarAssociations.updatedAt,
 };
+
+/** Association columns plus the calendar's code (the spec's calendarCode), joined at read time. */
+const columns = { ...ownColumns, calendarCode: businessCalendars.calendarCode };
 
 export type AssociationRow = {
   id: string;
@@ -57,21 +58,34 @@ export async function getAssociation(db: DbOrTx, tenantId: string, key: string):
   return rows[0] ?? null;
 }
 
-export async function insertAssociation(db: DbOrTx, tenantId: string, v: AssociationValues): Promise<string> {
+/** The written row; `calendarCode` is the code of the calendar `v.calendarId` names (the caller looked it up). */
+export async function insertAssociation(
+  db: DbOrTx,
+  tenantId: string,
+  v: AssociationValues,
+  calendarCode: string,
+): Promise<AssociationRow> {
   const rows = await db
     .insert(processCalendarAssociations)
     .values({ tenantId, ...v })
-    .returning({ id: processCalendarAssociations.id });
-  return rows[0]!.id;
+    .returning(ownColumns);
+  return { ...rows[0]!, calendarCode };
 }
 
-export async function updateAssociation(db: DbOrTx, tenantId: string, key: string, v: AssociationValues) {
+/** As insertAssociation; null when the tenant has no association `key`. */
+export async function updateAssociation(
+  db: DbOrTx,
+  tenantId: string,
+  key: string,
+  v: AssociationValues,
+  calendarCode: string,
+): Promise<AssociationRow | null> {
   const rows = await db
     .update(processCalendarAssociations)
     .set({ ...v, updatedAt: sql`now()` })
     .where(and(eq(processCalendarAssociations.tenantId, tenantId), eq(processCalendarAssociations.processDefinitionKey, key)))
-    .returning({ id: processCalendarAssociations.id });
-  return rows.length > 0;
+    .returning(ownColumns);
+  return rows[0] ? { ...rows[0], calendarCode } : null;
 }
 
 export async function deleteAssociation(db: DbOrTx, tenantId: string, key: string) {

@@ -32,6 +32,7 @@ import {
   formatDateKey,
   instantToWall,
   isValidTimeZone,
+  pad2,
   parseDateKey,
   tryParseDateKey,
   wallToInstant,
@@ -99,7 +100,6 @@ export function listAvailableCountries(): AvailableCountry[] {
   return countriesCache.map((c) => ({ ...c, regions: c.regions.map((r) => ({ ...r })) }));
 }
 
-const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
 const hhmm = (minutes: number) => (minutes >= MINUTES_PER_DAY ? '24:00' : `${pad2(Math.floor(minutes / 60))}:${pad2(minutes % 60)}`);
 
 type DayEntry = { date: string; closed: boolean; openFrom?: string; openUntil?: string };

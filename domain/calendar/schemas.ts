@@ -1,7 +1,7 @@
 /**
  * zod schemas of the calendar capability's shapes, with the spec's field names, for routes to
  * reuse: field formats (IANA zone, `HH:mm`, `YYYY-MM-DD`, dayOfWeek 1..7), entity inputs, the SLA
- * request, responses and the engine snapshot.
+ * request and the engine snapshot.
  */
 import { z } from 'zod';
 import { invalidInput } from './errors.js';
@@ -53,7 +53,7 @@ export const dateTimeSchema = z
   });
 
 // ---------------------------------------------------------------------------------------------
-// Entities: inputs (create/update bodies) and stored shapes
+// Entities: inputs (create/update bodies)
 
 export const businessCalendarInputSchema = z.object({
   calendarCode: codeSchema,
@@ -62,16 +62,6 @@ export const businessCalendarInputSchema = z.object({
   active: z.boolean().default(true),
   /** Length of one business day in minutes (budgets in business days). */
   businessDayMinutes: z.number().int().min(1).max(1440).optional(),
-});
-
-export const businessCalendarSchema = z.object({
-  id: z.string(),
-  calendarCode: codeSchema,
-  name: z.string(),
-  description: z.string().nullish(),
-  active: z.boolean(),
-  createdAt: z.string().optional(),
-  updatedAt: z.string().optional(),
 });
 
 export const calendarLocationInputSchema = z.object({
@@ -86,13 +76,6 @@ export const calendarLocationInputSchema = z.object({
   city: z.string().max(200).nullish(),
   enabled: z.boolean().default(true),
   sortOrder: z.number().int().default(0),
-});
-
-export const calendarLocationSchema = calendarLocationInputSchema.extend({
-  id: z.string(),
-  calendarId: z.string(),
-  enabled: z.boolean(),
-  sortOrder: z.number().int(),
 });
 
 const effectiveRangeOk = (v: { effectiveFrom?: string | null | undefined; effectiveUntil?: string | null | undefined }) =>
@@ -114,10 +97,6 @@ const businessHoursFields = {
 
 export const businessHoursInputSchema = z
   .object(businessHoursFields)
-  .refine(effectiveRangeOk, { message: 'effectiveUntil must not be before effectiveFrom', path: ['effectiveUntil'] });
-
-export const businessHoursSchema = z
-  .object({ ...businessHoursFields, id: z.string(), locationId: z.string(), partial: z.boolean(), active: z.boolean() })
   .refine(effectiveRangeOk, { message: 'effectiveUntil must not be before effectiveFrom', path: ['effectiveUntil'] });
 
 const holidayFields = {
@@ -150,10 +129,6 @@ const narrowedOk = (
 
 export const holidayInputSchema = z.object(holidayFields).superRefine(narrowedOk);
 
-export const holidaySchema = z
-  .object({ ...holidayFields, id: z.string(), locationId: z.string(), closed: z.boolean(), recurring: z.boolean() })
-  .superRefine(narrowedOk);
-
 export const prioritySchema = z.enum(['LOW', 'MEDIUM', 'HIGH', 'CRITICAL']);
 
 export const processCalendarAssociationInputSchema = z.object({
@@ -166,7 +141,7 @@ export const processCalendarAssociationInputSchema = z.object({
 });
 
 // ---------------------------------------------------------------------------------------------
-// Requests and responses
+// Requests
 
 export const slaBudgetSchema = z.object({
   businessDays: z.number().int().min(0).default(0),
@@ -181,13 +156,6 @@ export const slaCalculateRequestSchema = z.object({
   sla: slaBudgetSchema,
 });
 
-/** `POST /sla/calculate` through a process association. */
-export const slaCalculateByProcessRequestSchema = z.object({
-  processDefinitionKey: z.string().min(1).max(200),
-  receivedDateTime: dateTimeSchema,
-  receivedTimezone: timeZoneSchema,
-});
-
 export const availabilityQuerySchema = z.object({
   from: dateTimeSchema,
   to: dateTimeSchema,
@@ -197,38 +165,6 @@ export const availabilityQuerySchema = z.object({
 
 export const isOpenQuerySchema = z.object({
   at: instantSchema.optional(),
-});
-
-export const holidayPreviewQuerySchema = z.object({
-  countryCode: z.string().regex(/^[A-Za-z]{2}$/, { message: 'must be an ISO 3166-1 alpha-2 code' }),
-  region: z.string().max(20).optional(),
-  year: z.coerce.number().int().min(1900).max(2200),
-  types: z
-    .array(z.enum(['public', 'bank', 'optional', 'school', 'observance']))
-    .min(1)
-    .optional(),
-});
-
-export const slaResultSchema = z.object({
-  receivedDateTimeUtc: z.string(),
-  dueDateTimeUtc: z.string(),
-  dueDateTimeLocal: z.string(),
-  totalBusinessMinutesConsumed: z.number().int(),
-  calendarCode: z.string(),
-  locationsUsed: z.array(z.string()),
-});
-
-export const availabilityWindowSchema = z.object({
-  start: z.string(),
-  end: z.string(),
-  durationMinutes: z.number(),
-  activeLocations: z.array(z.string()),
-});
-
-export const isOpenResultSchema = z.object({
-  open: z.boolean(),
-  openLocations: z.array(z.string()),
-  nextChangeAt: z.string().nullable(),
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -57,42 +57,14 @@ function formatterFor(zone: string): Intl.DateTimeFormat {
 
 /** Offset (wall - instant, ms, whole minutes) straight from Intl. Slow; only used to build tables. */
 function intlOffset(zone: string, instant: number): number {
-  const parts = formatterFor(zone).formatToParts(new Date(instant));
-  let year = 0;
-  let month = 1;
-  let day = 1;
-  let hour = 0;
-  let minute = 0;
-  let second = 0;
+  const v = { year: 0, month: 1, day: 1, hour: 0, minute: 0, second: 0 };
   let bc = false;
-  for (const p of parts) {
-    switch (p.type) {
-      case 'year':
-        year = Number(p.value);
-        break;
-      case 'month':
-        month = Number(p.value);
-        break;
-      case 'day':
-        day = Number(p.value);
-        break;
-      case 'hour':
-        hour = Number(p.value);
-        break;
-      case 'minute':
-        minute = Number(p.value);
-        break;
-      case 'second':
-        second = Number(p.value);
-        break;
-      case 'era':
-        bc = p.value === 'BC' || p.value === 'B';
-        break;
-      default:
-        break;
-    }
+  for (const p of formatterFor(zone).formatToParts(new Date(instant))) {
+    if (p.type === 'era') bc = p.value === 'BC' || p.value === 'B';
+    else if (Object.hasOwn(v, p.type)) v[p.type as keyof typeof v] = Number(p.value);
   }
-  if (bc) year = 1 - year;
+  const { month, day, hour, minute, second } = v;
+  const year = bc ? 1 - v.year : v.year;
   const wall = daysFromCivil(year, month, day) * DAY_MS + hour * HOUR_MS + minute * MINUTE_MS + second * 1000;
   const floored = instant - (((instant % 1000) + 1000) % 1000);
   return Math.round((wall - floored) / MINUTE_MS) * MINUTE_MS;
@@ -171,7 +143,11 @@ function tableFor(zone: string, instant: number): YearTable {
 
 /** Offset of `zone` at `instant`, in ms (wall = instant + offset). */
 export function zoneOffset(zone: string, instant: number): number {
-  const t = tableFor(zone, instant);
+  return offsetIn(tableFor(zone, instant), instant);
+}
+
+/** Offset a year table gives at `instant` (which must lie in the table's year). */
+function offsetIn(t: YearTable, instant: number): number {
   let o = t.initial;
   const at = t.at;
   for (let i = 0; i < at.length; i++) {
@@ -199,14 +175,7 @@ export class ZoneClock {
   }
 
   offset(instant: number): number {
-    const t = this.tableAt(instant);
-    let o = t.initial;
-    const at = t.at;
-    for (let i = 0; i < at.length; i++) {
-      if (instant >= (at[i] as number)) o = t.offsets[i] as number;
-      else break;
-    }
-    return o;
+    return offsetIn(this.tableAt(instant), instant);
   }
 
   /** The offset when it is the same throughout [from, to] (within one year table), else undefined. */
@@ -219,11 +188,6 @@ export class ZoneClock {
       if (x > from && x <= to) return undefined;
     }
     return this.offset(from);
-  }
-
-  /** As `wallToInstant`. */
-  wallToInstant(wall: number): number {
-    return wallToInstant(this.zone, wall);
   }
 
   instantToWall(instant: number): number {
@@ -246,11 +210,9 @@ export function wallToInstant(zone: string, wall: number): number {
   const before = zoneOffset(zone, wall - DAY_MS);
   const after = zoneOffset(zone, wall + DAY_MS);
   if (before === after) {
-    const t = wall - before;
-    if (zoneOffset(zone, t) === before) return t;
-    // A transition and its reversal within two days (not seen in practice): fall back to a probe.
-    const o = zoneOffset(zone, t);
-    return wall - o;
+    // The offset at wall - before is `before`, unless a transition and its reversal lie within two
+    // days (not seen in practice): then that probe's offset is taken.
+    return wall - zoneOffset(zone, wall - before);
   }
   const tBefore = wall - before;
   const tAfter = wall - after;

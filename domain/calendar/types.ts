@@ -1,84 +1,8 @@
 /**
- * Shapes of the business-calendar capability, with the spec's field names.
- * Entities are what the routes store and answer; the engine reads a calendar *snapshot* (plain data
- * the route assembles from rows) and answers SlaResult, AvailabilityWindow[] and IsOpenResult.
+ * Shapes of the business-calendar engine, with the spec's field names: it reads a calendar
+ * *snapshot* (plain data the caller assembles from rows) and answers SlaResult,
+ * AvailabilityWindow[] and IsOpenResult.
  */
-
-export interface BusinessCalendar {
-  id: string;
-  calendarCode: string;
-  name: string;
-  description?: string | null;
-  active: boolean;
-  createdAt?: string;
-  updatedAt?: string;
-}
-
-export interface CalendarLocation {
-  id: string;
-  calendarId: string;
-  locationCode: string;
-  name: string;
-  /** IANA zone; drives every conversion for this location. */
-  timezone: string;
-  country?: string | null;
-  region?: string | null;
-  city?: string | null;
-  enabled: boolean;
-  sortOrder: number;
-}
-
-export interface BusinessHours {
-  id: string;
-  locationId: string;
-  /** 1 = Monday .. 7 = Sunday */
-  dayOfWeek: number;
-  /** `HH:mm` */
-  startTime: string;
-  /** `HH:mm` or `24:00`; not after startTime means the window runs past midnight. */
-  endTime: string;
-  label?: string | null;
-  /** Descriptive only: does not change the minutes counted. */
-  partial?: boolean;
-  /** Descriptive only. */
-  capacityPercent?: number | null;
-  /** Descriptive only. */
-  partialReason?: string | null;
-  active: boolean;
-  /** Inclusive local date `YYYY-MM-DD`. */
-  effectiveFrom?: string | null;
-  /** Inclusive local date `YYYY-MM-DD`. */
-  effectiveUntil?: string | null;
-}
-
-export interface Holiday {
-  id: string;
-  locationId: string;
-  /** Local calendar date `YYYY-MM-DD`. */
-  date: string;
-  name: string;
-  type?: string | null;
-  /** With closed=false: start of the part of the date that stays open (`HH:mm`). */
-  openFrom?: string | null;
-  /** With closed=false: end of the part of the date that stays open (`HH:mm` or `24:00`). */
-  openUntil?: string | null;
-  closed: boolean;
-  description?: string | null;
-  /** Repeats on its month and day every year (29 February only in leap years). */
-  recurring: boolean;
-}
-
-export type Priority = 'LOW' | 'MEDIUM' | 'HIGH' | 'CRITICAL';
-
-export interface ProcessCalendarAssociation {
-  id: string;
-  processDefinitionKey: string;
-  calendarCode: string;
-  slaBusinessDays: number;
-  slaBusinessMinutes: number;
-  priority: Priority;
-  active: boolean;
-}
 
 export interface SlaResult {
   receivedDateTimeUtc: string;
@@ -104,9 +28,9 @@ export interface IsOpenResult {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Engine input: a snapshot of one calendar. Entity rows are assignable to these shapes.
+// Engine input: a snapshot of one calendar. Stored rows are assignable to these shapes.
 
-/** The business-hours fields the engine reads (BusinessHours rows fit). */
+/** The business-hours fields the engine reads (business_hours rows fit). */
 export interface SnapshotHours {
   dayOfWeek: number;
   startTime: string;
@@ -117,7 +41,7 @@ export interface SnapshotHours {
   effectiveUntil?: string | null;
 }
 
-/** The holiday fields the engine reads (Holiday rows fit). */
+/** The holiday fields the engine reads (holidays rows fit). */
 export interface SnapshotHoliday {
   date: string;
   name?: string;

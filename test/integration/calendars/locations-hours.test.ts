@@ -65,7 +65,7 @@ describe('calendar locations and business hours', () => {
 
   it('POST business-hours stores the window with its descriptive fields; GET lists by day and start', async () => {
     const h = `${base}/BER/business-hours`;
-    const r = await api.post(h, t.asOwner, {
+    const window = {
       dayOfWeek: 2,
       startTime: '13:00',
       endTime: '17:30',
@@ -75,21 +75,10 @@ describe('calendar locations and business hours', () => {
       partialReason: 'half staff',
       effectiveFrom: '2025-01-01',
       effectiveUntil: '2025-12-31',
-    });
+    };
+    const r = await api.post(h, t.asOwner, window);
     expect(r.status, r.text).toBe(201);
-    expect(r.json).toMatchObject({
-      locationId: expect.any(String),
-      dayOfWeek: 2,
-      startTime: '13:00',
-      endTime: '17:30',
-      label: 'afternoon',
-      partial: true,
-      capacityPercent: 50,
-      partialReason: 'half staff',
-      active: true,
-      effectiveFrom: '2025-01-01',
-      effectiveUntil: '2025-12-31',
-    });
+    expect(r.json).toMatchObject({ ...window, locationId: expect.any(String), active: true });
     await api.post(h, t.asOwner, { dayOfWeek: 2, startTime: '08:00', endTime: '12:00' });
     await api.post(h, t.asOwner, { dayOfWeek: 1, startTime: '22:00', endTime: '06:00', label: 'night' });
     const list = await api.get(h, t.as('reader'));

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  CalendarEngineError,
   type ImportedHoliday,
   calculateSla,
   importedToHolidayInput,
@@ -9,16 +8,7 @@ import {
   previewHolidays,
 } from '../../../domain/calendar/index.js';
 import { WEEKDAYS, calendar, hours, location } from './fixtures.js';
-
-function kindOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof CalendarEngineError) return e.kind;
-    throw e;
-  }
-  return 'no error';
-}
+import { engineError } from './sla-helpers.js';
 
 const find = (list: ImportedHoliday[], date: string) => list.filter((h) => h.date === date);
 
@@ -95,9 +85,9 @@ describe('holiday preview', () => {
   });
 
   it('an unknown country, an unknown region or a missing year is invalid input', () => {
-    expect(kindOf(() => previewHolidays({ country: 'XX', year: 2024 }))).toBe('invalid-input');
-    expect(kindOf(() => previewHolidays({ country: 'DE', region: 'ZZ', year: 2024 }))).toBe('invalid-input');
-    expect(kindOf(() => previewHolidays({ country: 'DE' }))).toBe('invalid-input');
+    expect(engineError(() => previewHolidays({ country: 'XX', year: 2024 })).kind).toBe('invalid-input');
+    expect(engineError(() => previewHolidays({ country: 'DE', region: 'ZZ', year: 2024 })).kind).toBe('invalid-input');
+    expect(engineError(() => previewHolidays({ country: 'DE' })).kind).toBe('invalid-input');
   });
 });
 

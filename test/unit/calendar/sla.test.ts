@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type BusinessHours,
-  calculateSla,
-  compileCalendar,
-} from '../../../domain/calendar/index.js';
+import { calculateSla, compileCalendar } from '../../../domain/calendar/index.js';
 import { WEEKDAYS, calendar, closedOn, hours, location, officeUtc } from './fixtures.js';
 import { due, engineError, sla } from './sla-helpers.js';
 
@@ -29,7 +25,7 @@ describe('which hours apply', () => {
   });
 
   it('partial, capacityPercent and partialReason do not change the minutes counted', () => {
-    const row: BusinessHours = {
+    const row = {
       id: 'h1',
       locationId: 'l1',
       dayOfWeek: 1,
