@@ -1,4 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { isUniqueViolation } from '../../db/queries/calendars';
 import { getPhoneNumber, insertPhoneNumber, listPhoneNumbers } from '../../db/queries/phone';
 import { AppError, notFound } from '../../domain/errors';
 import type { CreatePhoneNumberInput } from '../../integrations/vapi/client';
@@ -58,8 +59,7 @@ export function numberRoutes() {
         c.get('log').info({ phoneNumberId: row.id, providerNumberId: row.providerNumberId, provider: row.provider }, 'phone number registered');
         return c.json(numberView(row), 201);
       } catch (err) {
-        const code = ((err as { cause?: { code?: string } }).cause ?? (err as { code?: string }))?.code;
-        if (code === '23505') throw new AppError('phone-number-exists', 409, 'This provider number is registered already');
+        if (isUniqueViolation(err)) throw new AppError('phone-number-exists', 409, 'This provider number is registered already');
         throw err;
       }
     },

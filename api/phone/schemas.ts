@@ -1,8 +1,8 @@
 import { z } from '@hono/zod-openapi';
 import { CALL_DIRECTIONS, NUMBER_PROVIDERS, PHONE_CALL_STATUSES, PROCESS_STATUSES } from '../../db/schema/phone';
+import { E164 } from '../../domain/phone/e164';
 
 const iso = z.string().openapi({ format: 'date-time' });
-const E164 = /^\+[1-9]\d{1,14}$/;
 const e164 = z.string().regex(E164, 'must be an E.164 number such as +14155550123');
 const providerId = z.string().trim().min(1).max(200);
 const jsonMap = z.record(z.string(), z.unknown());

@@ -1,13 +1,9 @@
 import { createRoute } from '@hono/zod-openapi';
 import type { Db } from '../../db/client';
-import {
-  findPhoneNumberByProviderId,
-  getPhoneSettings,
-  insertPhoneSettingsIfAbsent,
-  savePhoneSettings,
-} from '../../db/queries/phone';
+import { getPhoneSettings, insertPhoneSettingsIfAbsent, savePhoneSettings } from '../../db/queries/phone';
 import { deleteTenantSecret, putTenantSecret } from '../../db/queries/secrets';
-import { AppError, conflict } from '../../domain/errors';
+import { conflict } from '../../domain/errors';
+import { refuseForeignNumber } from '../../services/phone/placement';
 import { PHONE_API_KEY_SECRET, providerKeySource } from '../../services/phone/provider';
 import type { Settings } from '../../workers/settings';
 import { capabilityGuard } from '../middleware/capability-guard';
@@ -73,12 +69,7 @@ export function settingsRoutes() {
         defaultAssistantId: body.defaultAssistantId ?? null,
         defaultPhoneNumberId: body.defaultPhoneNumberId ?? null,
       };
-      if (defaults.defaultPhoneNumberId) {
-        const registered = await findPhoneNumberByProviderId(db, defaults.defaultPhoneNumberId);
-        if (registered && registered.tenantId !== tenantId) {
-          throw new AppError('phone-number-not-found', 422, 'The phone number was not found');
-        }
-      }
+      if (defaults.defaultPhoneNumberId) await refuseForeignNumber(db, tenantId, defaults.defaultPhoneNumberId);
       const saved =
         body.version === 0
           ? await insertPhoneSettingsIfAbsent(db, tenantId, defaults, userId)

@@ -82,8 +82,8 @@ export function webhookRoutes() {
       responses: { 200: jsonContent(WebhookAnswer, 'Acknowledged'), ...problemResponses(401, 413) },
     }),
     async (c) => {
-      const deadline = Date.now() + c.get('deps').settings['phone.tool-calls-budget-ms'];
       const deps = c.get('deps');
+      const deadline = Date.now() + deps.settings['phone.tool-calls-budget-ms'];
       const log = c.get('log').child({ component: 'phone-webhook' });
       const verdict = checkVoiceSecret(deps.settings, c.req.header('x-voice-secret'));
       if (verdict === 'reject') {

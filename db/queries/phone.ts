@@ -75,7 +75,6 @@ export async function updatePhoneCall(db: DbOrTx, row: Pick<PhoneCallRow, 'id' |
   return rows[0] ?? null;
 }
 
-/** createdAt as PostgreSQL text (microseconds kept: a JS Date would round them away and skip rows). */
 /**
  * One-statement status move for the webhook hot path: applies only while the call's status is
  * one of `from` (the caller derives that set from the domain's ordering rule), stamping
@@ -99,6 +98,41 @@ export async function advancePhoneCallStatus(
       ...(terminal && move.endedReason ? { endedReason: sql`coalesce(${phoneCalls.endedReason}, ${move.endedReason})` } : {}),
     })
     .where(and(eq(phoneCalls.providerCallId, providerCallId), inArray(phoneCalls.status, [...move.from])))
+    .returning();
+  return rows[0] ?? null;
+}
+
+export interface PhoneCallReport
+  extends Pick<NewPhoneCall, 'transcript' | 'recordingUrl' | 'summary' | 'cost' | 'analysis' | 'endPayload'> {
+  /** The status move the report makes, as in advancePhoneCallStatus. */
+  move: { from: readonly PhoneCallRow['status'][]; to: PhoneCallRow['status']; at: Date };
+  endedReason: string | null;
+  startedAt: Date | null;
+  endedAt: Date | null;
+}
+
+/**
+ * The end-of-call-report in one statement: stored only while the call holds no report (none
+ * yet, or a reconciliation snapshot, which it replaces); the status moves while it is one of
+ * `move.from`. The report's endedReason, startedAt and endedAt win over the stored ones; endedAt
+ * falls back to `move.at`. Null when the call is untracked or its report is stored already.
+ */
+export async function storePhoneCallReport(db: DbOrTx, providerCallId: string, report: PhoneCallReport) {
+  const { move, endedReason, startedAt, endedAt, ...stored } = report;
+  const instant = (d: Date | null) => sql`${d?.toISOString() ?? null}::timestamptz`;
+  const rows = await db
+    .update(phoneCalls)
+    .set({
+      ...stored,
+      endSource: 'webhook',
+      status: sql`case when ${inArray(phoneCalls.status, [...move.from])} then ${move.to} else ${phoneCalls.status} end`,
+      endedReason: sql`coalesce(${endedReason}, ${phoneCalls.endedReason})`,
+      startedAt: sql`coalesce(${instant(startedAt)}, ${phoneCalls.startedAt})`,
+      endedAt: sql`coalesce(${instant(endedAt)}, ${phoneCalls.endedAt}, ${instant(move.at)})`,
+      version: sql`${phoneCalls.version} + 1`,
+      updatedAt: sql`now()`,
+    })
+    .where(and(eq(phoneCalls.providerCallId, providerCallId), sql`${phoneCalls.endSource} is distinct from 'webhook'`))
     .returning();
   return rows[0] ?? null;
 }
@@ -131,6 +165,7 @@ export async function listPhoneCalls(db: DbOrTx, tenantId: string, q: CallListQu
   return db
     .select({
       ...getTableColumns(phoneCalls),
+      // createdAt as PostgreSQL text: microseconds kept (a JS Date would round them away and skip rows).
       cursorAt: sql<string>`to_char(${phoneCalls.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
     })
     .from(phoneCalls)

@@ -27,10 +27,3 @@ export interface ReconcilePolicy {
   /** Look-ups in all; afterwards the process only waits for the signal. */
   maxAttempts: number;
 }
-
-export const RECONCILIATION_RULE =
-  'A call process that has not received PhoneCallEnded within phone.reconcile-after-ms asks the provider for the call (GET /call/{id}). ' +
-  'If the provider reports it ended, the call is settled from that answer (ENDED or FAILED by the endedReason classification) and the process closes. ' +
-  'If the provider has no such call, or the call never got a provider id (placement interrupted), the call becomes FAILED with an errorMessage and the process closes. ' +
-  'If the call is still running, or the provider cannot be reached, the process asks again after phone.reconcile-retry-ms, at most phone.reconcile-max-attempts times in all; ' +
-  'after that it stops asking and only waits for PhoneCallEnded. Every attempt is logged.';

@@ -4,8 +4,6 @@ import { classifyEndedReason } from './ended-reason.js';
 export const CALL_STATUSES = ['QUEUED', 'RINGING', 'IN_PROGRESS', 'ENDED', 'FAILED'] as const;
 export type CallStatus = (typeof CALL_STATUSES)[number];
 
-export const TERMINAL_STATUSES: readonly CallStatus[] = ['ENDED', 'FAILED'];
-
 export function isCallStatus(value: unknown): value is CallStatus {
   return typeof value === 'string' && (CALL_STATUSES as readonly string[]).includes(value);
 }
@@ -48,18 +46,6 @@ const RANK: Readonly<Record<CallStatus, number>> = {
   ENDED: 3,
   FAILED: 3,
 };
-
-export function statusRank(status: CallStatus): number {
-  return RANK[status];
-}
-
-export const STATUS_ORDERING_RULE =
-  'A call status only moves forward: QUEUED < RINGING < IN_PROGRESS < ENDED/FAILED. ' +
-  'A status-update that maps to the current status or an earlier one (a late or redelivered webhook) is ignored, ' +
-  'unknown provider statuses are ignored, and ENDED/FAILED are never left by a status-update. ' +
-  'A status-update "ended" that carries an endedReason is classified like an end-of-call-report (ENDED or FAILED). ' +
-  'The end-of-call-report may refine ENDED to FAILED (never the reverse) when an earlier "ended" status-update carried no failure reason, ' +
-  'so the outcome is the same whichever of the two messages arrives first.';
 
 /**
  * Next status for a `status-update` webhook, or null for "no change".

@@ -85,20 +85,22 @@ export interface NormalisedToolCall {
   argumentsError: string | null;
 }
 
+/** What an end-of-call-report says about the call's end. */
+export interface EndOfCallReportFields {
+  endedReason: string | null;
+  transcript: string | null;
+  recordingUrl: string | null;
+  summary: string | null;
+  cost: number | null;
+  analysis: JsonMap | null;
+  startedAt: string | null;
+  endedAt: string | null;
+}
+
 export type ServerMessage =
   | ({ type: 'assistant-request' } & MessageContext)
   | ({ type: 'status-update'; status: string; endedReason: string | null } & MessageContext)
-  | ({
-      type: 'end-of-call-report';
-      endedReason: string | null;
-      transcript: string | null;
-      recordingUrl: string | null;
-      summary: string | null;
-      cost: number | null;
-      analysis: JsonMap | null;
-      startedAt: string | null;
-      endedAt: string | null;
-    } & MessageContext)
+  | ({ type: 'end-of-call-report' } & EndOfCallReportFields & MessageContext)
   | ({
       type: 'tool-calls';
       toolCalls: NormalisedToolCall[];
@@ -107,8 +109,6 @@ export type ServerMessage =
     } & MessageContext)
   | ({ type: 'unknown'; messageType: string } & MessageContext)
   | { type: 'invalid'; reason: string };
-
-export type ServerMessageType = ServerMessage['type'];
 
 function isPlainObject(value: unknown): value is JsonMap {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -14,7 +14,6 @@ import {
 export { VapiError } from './errors.js';
 export type { VapiErrorKind } from './errors.js';
 export type * from './types.js';
-export { PHONE_NUMBER_PROVIDERS } from './types.js';
 
 export const DEFAULT_VAPI_BASE_URL = 'https://api.vapi.ai';
 export const DEFAULT_VAPI_TIMEOUT_MS = 10_000;

@@ -70,9 +70,6 @@ export type CreatePhoneNumberInput =
   | CreateVonagePhoneNumberInput
   | CreateTelnyxPhoneNumberInput;
 
-export const PHONE_NUMBER_PROVIDERS = ['vapi', 'twilio', 'vonage', 'telnyx'] as const;
-export type PhoneNumberProvider = (typeof PHONE_NUMBER_PROVIDERS)[number];
-
 export interface VapiCall {
   id: string;
   /** Provider status: scheduled, queued, ringing, in-progress, forwarding, ended, ... */

@@ -6,6 +6,7 @@ import {
   insertPhoneCallIfNew,
   lockPhoneCall,
   lockPhoneCallByProviderId,
+  storePhoneCallReport,
   updatePhoneCall,
   type PhoneCallPatch,
   type PhoneCallRow,
@@ -18,6 +19,7 @@ import {
   type CallStatus,
 } from '../../domain/phone/call-status';
 import { PHONE_CALL_WORKFLOW, PHONE_CAPABILITY, type PhoneCallProcessInput } from '../../domain/phone/call-process';
+import type { EndOfCallReportFields } from '../../domain/phone/webhook-messages';
 import type { VapiCall } from '../../integrations/vapi/client';
 
 type JsonMap = Record<string, unknown>;
@@ -43,119 +45,93 @@ function stamps(row: PhoneCallRow, next: CallStatus, now: Date): PhoneCallPatch 
 }
 
 async function apply(tx: DbOrTx, row: PhoneCallRow, patch: PhoneCallPatch): Promise<CallEventResult> {
-  if (Object.keys(patch).length === 0) return { call: row, changed: false };
   // The row is locked (FOR UPDATE), so the version cannot have moved.
   return { call: (await updatePhoneCall(tx, row, patch))!, changed: true };
 }
 
-/** Concurrent writers of one call: a lost optimistic race re-reads and decides again. */
-const MAX_RACES = 20;
-
-/**
- * Webhook writes, optimistic (DESIGN: `update ... where version = $v`): read the call, decide
- * the patch from what was read, write only if nobody wrote in between, else decide again. A
- * no-op (redelivery, stale status) costs one read and no transaction.
- */
-async function applyOptimistic(
-  db: Db,
-  providerCallId: string,
-  decide: (row: PhoneCallRow) => PhoneCallPatch | null,
-): Promise<CallEventResult> {
-  for (let race = 0; race < MAX_RACES; race++) {
-    const row = await findPhoneCallByProviderId(db, providerCallId);
-    if (!row) return { call: null, changed: false };
-    const patch = decide(row);
-    if (!patch || Object.keys(patch).length === 0) return { call: row, changed: false };
-    const updated = await updatePhoneCall(db, row, patch);
-    if (updated) return { call: updated, changed: true };
-  }
-  throw new Error(`call ${providerCallId}: ${MAX_RACES} concurrent writes in a row; giving up`);
+/** The statuses a message may advance a call from, and the one status it moves them to. */
+interface StatusPlan {
+  to: CallStatus | null;
+  from: CallStatus[];
 }
 
 /**
- * The statuses a status-update may advance a call from, and where to: derived from the domain
- * rule by asking it about every current status. Null when the target would depend on the
- * current status (not the case for status-updates today; the optimistic path covers it).
+ * A status rule as one conditional UPDATE: derived by asking the domain rule about every current
+ * status. The webhook rules name their target whatever the current status is; a rule that did
+ * not could not be one statement, so it fails loudly here.
  */
-export function planStatusUpdate(providerStatus: string, endedReason: string | null) {
+function planStatusMove(next: (current: CallStatus) => CallStatus | null): StatusPlan {
   let to: CallStatus | null = null;
   const from: CallStatus[] = [];
   for (const current of CALL_STATUSES) {
-    const next = nextStatusFromStatusUpdate(current, providerStatus, endedReason);
-    if (next === null) continue;
-    if (to !== null && next !== to) return null;
-    to = next;
+    const target = next(current);
+    if (target === null) continue;
+    if (to !== null && target !== to) throw new Error(`status rule moves calls to both ${to} and ${target}`);
+    to = target;
     from.push(current);
   }
   return { to, from };
 }
 
+export const planStatusUpdate = (providerStatus: string, endedReason: string | null) =>
+  planStatusMove((current) => nextStatusFromStatusUpdate(current, providerStatus, endedReason));
+
 /**
- * `status-update`: forward-only mapping; untracked and terminal calls are left alone. One
- * conditional UPDATE: a stale, unknown or redelivered status costs one statement and no read.
- * `call` is null when nothing changed, unless the message was terminal (the caller may then
- * re-signal an open process).
+ * Applies a plan in one conditional UPDATE: a stale, unknown or redelivered status costs one
+ * statement. `call` is null when nothing changed, unless the plan was terminal (the caller may
+ * then re-signal an open process).
  */
+async function advanceStatus(
+  db: Db,
+  providerCallId: string,
+  plan: StatusPlan,
+  endedReason: string | null,
+  now: Date,
+): Promise<CallEventResult> {
+  if (plan.to !== null) {
+    const moved = await advancePhoneCallStatus(db, providerCallId, { from: plan.from, to: plan.to, at: now, endedReason });
+    if (moved) return { call: moved, changed: true };
+  }
+  const terminalMessage = plan.to !== null && isTerminal(plan.to);
+  return { call: terminalMessage ? await findPhoneCallByProviderId(db, providerCallId) : null, changed: false };
+}
+
+/** `status-update`: forward-only mapping; untracked and terminal calls are left alone. */
 export async function applyStatusUpdate(
   db: Db,
   e: { providerCallId: string; status: string; endedReason: string | null },
   now = new Date(),
 ): Promise<CallEventResult> {
-  const plan = planStatusUpdate(e.status, e.endedReason);
-  if (plan === null) {
-    return applyOptimistic(db, e.providerCallId, (row) => {
-      const next = nextStatusFromStatusUpdate(row.status, e.status, e.endedReason);
-      if (next === null) return null;
-      const patch = stamps(row, next, now);
-      if (isTerminal(next) && e.endedReason && !row.endedReason) patch.endedReason = e.endedReason;
-      return patch;
-    });
-  }
-  if (plan.to !== null) {
-    const moved = await advancePhoneCallStatus(db, e.providerCallId, { from: plan.from, to: plan.to, at: now, endedReason: e.endedReason });
-    if (moved) return { call: moved, changed: true };
-  }
-  const terminalMessage = plan.to !== null && isTerminal(plan.to);
-  return { call: terminalMessage ? await findPhoneCallByProviderId(db, e.providerCallId) : null, changed: false };
+  return advanceStatus(db, e.providerCallId, planStatusUpdate(e.status, e.endedReason), e.endedReason, now);
 }
 
-export interface EndOfCallReport {
+export interface EndOfCallReport extends EndOfCallReportFields {
   providerCallId: string;
-  endedReason: string | null;
-  transcript: string | null;
-  recordingUrl: string | null;
-  summary: string | null;
-  cost: number | null;
-  analysis: JsonMap | null;
-  startedAt: string | null;
-  endedAt: string | null;
   raw: JsonMap;
 }
 
 /**
  * `end-of-call-report`: stores the report once (a redelivery changes nothing; a reconciliation
- * snapshot is replaced by the real report) and settles the status by the endedReason.
+ * snapshot is replaced by the real report) and settles the status by the endedReason, in one
+ * statement. A call whose report is stored already may only still be refined ENDED → FAILED.
  */
 export async function applyEndOfCallReport(db: Db, r: EndOfCallReport, now = new Date()): Promise<CallEventResult> {
-  return applyOptimistic(db, r.providerCallId, (row) => {
-    const next = nextStatusFromEndOfCallReport(row.status, r.endedReason);
-    const patch: PhoneCallPatch = next ? stamps(row, next, now) : {};
-    if (row.endSource !== 'webhook') {
-      Object.assign(patch, {
-        endedReason: r.endedReason ?? row.endedReason,
-        transcript: r.transcript,
-        recordingUrl: r.recordingUrl,
-        summary: r.summary,
-        cost: r.cost,
-        analysis: r.analysis,
-        endPayload: r.raw,
-        endSource: 'webhook' as const,
-        startedAt: asDate(r.startedAt) ?? row.startedAt,
-        endedAt: asDate(r.endedAt) ?? patch.endedAt ?? row.endedAt ?? now,
-      });
-    }
-    return patch;
+  const plan = planStatusMove((current) => nextStatusFromEndOfCallReport(current, r.endedReason));
+  const stored = await storePhoneCallReport(db, r.providerCallId, {
+    // The classification is ENDED or FAILED, and every non-terminal call moves to it.
+    move: { from: plan.from, to: plan.to!, at: now },
+    endedReason: r.endedReason,
+    transcript: r.transcript,
+    recordingUrl: r.recordingUrl,
+    summary: r.summary,
+    cost: r.cost,
+    analysis: r.analysis,
+    endPayload: r.raw,
+    startedAt: asDate(r.startedAt),
+    endedAt: asDate(r.endedAt),
   });
+  if (stored) return { call: stored, changed: true };
+  return advanceStatus(db, r.providerCallId, plan, null, now);
 }
 
 export type ProviderAnswer =
@@ -235,16 +211,15 @@ export async function recordInboundCall(db: Db, c: InboundCall, id: string): Pro
       const existing = (await lockPhoneCallByProviderId(tx, c.providerCallId))!;
       return { call: existing, created: false };
     }
-    const args: PhoneCallProcessInput[] = [{ tenantId: c.tenantId, callId: id }];
-    await enqueueOutbox(tx, {
-      capability: PHONE_CAPABILITY,
-      tenantId: c.tenantId,
-      businessKey: id,
-      workflowType: PHONE_CALL_WORKFLOW,
-      args,
-    });
+    await enqueueCallProcess(tx, c.tenantId, id);
     return { call: row, created: true };
   });
+}
+
+/** The call's process: its outbox row (business key = call id), in the caller's transaction. */
+export async function enqueueCallProcess(tx: DbOrTx, tenantId: string, callId: string) {
+  const args: PhoneCallProcessInput[] = [{ tenantId, callId }];
+  await enqueueOutbox(tx, { capability: PHONE_CAPABILITY, tenantId, businessKey: callId, workflowType: PHONE_CALL_WORKFLOW, args });
 }
 
 /** The process started: stamps its run id (first start only) and answers the call's state. */

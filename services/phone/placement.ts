@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { Db } from '../../db/client';
-import { enqueueOutbox } from '../../db/outbox';
+import type { Db, DbOrTx } from '../../db/client';
+import { isUniqueViolation } from '../../db/queries/calendars';
 import { getSubscription } from '../../db/queries/entitlements';
 import {
   findPhoneCallByPlacementKey,
@@ -13,13 +13,13 @@ import {
   type PhoneCallRow,
 } from '../../db/queries/phone';
 import { AppError, badRequest, forbidden } from '../../domain/errors';
-import { PHONE_CALL_WORKFLOW, PHONE_CAPABILITY, type PhoneCallProcessInput } from '../../domain/phone/call-process';
+import { PHONE_CAPABILITY } from '../../domain/phone/call-process';
 import { isE164 } from '../../domain/phone/e164';
-import { createVapiClient, VapiError } from '../../integrations/vapi/client';
+import type { PhoneActionInputs } from '../../domain/phone/workflow-action';
+import { VapiError } from '../../integrations/vapi/client';
 import type { Settings } from '../../workers/settings';
-import { missingProviderKey, resolveProviderKey } from './provider';
-
-type JsonMap = Record<string, unknown>;
+import { enqueueCallProcess } from './call-events';
+import { missingProviderKey, providerClient, resolveProviderKey } from './provider';
 
 export interface PlacementDeps {
   db: Db;
@@ -28,16 +28,10 @@ export interface PlacementDeps {
 }
 
 /** What every entry point (tenant route, internal route, workflow action) hands to the one operation. */
-export interface PlacementRequest {
+export interface PlacementRequest extends PhoneActionInputs {
   tenantId: string;
   /** X-User-Id, `system`, or `workflow:<id>`. */
   initiatedBy: string;
-  customerNumber: string;
-  customerName?: string;
-  assistantId?: string;
-  phoneNumberId?: string;
-  variableValues?: JsonMap;
-  metadata?: JsonMap;
   /** Idempotency: a repeated placement with the same key returns the first call, dialling nobody. */
   placementKey?: string;
 }
@@ -48,11 +42,13 @@ export interface PlacementResult {
   created: boolean;
 }
 
-const UNIQUE_VIOLATION = '23505';
-const isUniqueViolation = (err: unknown, constraint: string) => {
-  const e = (err as { cause?: unknown })?.cause ?? err;
-  return (e as { code?: string })?.code === UNIQUE_VIOLATION && (e as { constraint_name?: string }).constraint_name === constraint;
-};
+/** A number registered to another tenant behaves as if it did not exist (numbers not registered here pass). */
+export async function refuseForeignNumber(db: DbOrTx, tenantId: string, providerNumberId: string) {
+  const registered = await findPhoneNumberByProviderId(db, providerNumberId);
+  if (registered && registered.tenantId !== tenantId) {
+    throw new AppError('phone-number-not-found', 422, 'The phone number was not found');
+  }
+}
 
 /**
  * Places one outbound call (spec, Endpoints rule 2). Caller mistakes are 4xx before anything is
@@ -83,11 +79,7 @@ export async function placeOutboundCall(deps: PlacementDeps, req: PlacementReque
   if (!phoneNumberId) {
     throw new AppError('phone-number-unresolved', 422, 'No phoneNumberId given and the tenant has no default number');
   }
-  const registered = await findPhoneNumberByProviderId(db, phoneNumberId);
-  if (registered && registered.tenantId !== req.tenantId) {
-    // Another tenant's number behaves as if it did not exist.
-    throw new AppError('phone-number-not-found', 422, 'The phone number was not found');
-  }
+  await refuseForeignNumber(db, req.tenantId, phoneNumberId);
   const key = await resolveProviderKey(db, settings, req.tenantId);
   if (!key) throw missingProviderKey();
 
@@ -109,18 +101,11 @@ export async function placeOutboundCall(deps: PlacementDeps, req: PlacementReque
         initiatedBy: req.initiatedBy,
         placementKey: req.placementKey ?? null,
       });
-      const args: PhoneCallProcessInput[] = [{ tenantId: req.tenantId, callId: id }];
-      await enqueueOutbox(tx, {
-        capability: PHONE_CAPABILITY,
-        tenantId: req.tenantId,
-        businessKey: id,
-        workflowType: PHONE_CALL_WORKFLOW,
-        args,
-      });
+      await enqueueCallProcess(tx, req.tenantId, id);
     });
   } catch (err) {
     // Two concurrent placements with one key: the loser answers with the winner's call.
-    if (req.placementKey && isUniqueViolation(err, 'phone_calls_placement_key_idx')) {
+    if (req.placementKey && isUniqueViolation(err)) {
       const earlier = await findPhoneCallByPlacementKey(db, req.tenantId, req.placementKey);
       if (earlier) return { call: earlier, created: false };
     }
@@ -128,11 +113,7 @@ export async function placeOutboundCall(deps: PlacementDeps, req: PlacementReque
   }
   log.info({ callId: id, initiatedBy: req.initiatedBy, keySource: key.source }, 'outbound call queued');
 
-  const client = createVapiClient({
-    baseUrl: settings['phone.provider-base-url'],
-    apiKey: key.apiKey,
-    timeoutMs: settings['phone.provider-timeout-ms'],
-  });
+  const client = providerClient(settings, key.apiKey);
   let outcome: { providerCallId: string } | { error: string };
   try {
     const call = await client.createCall({

@@ -42,15 +42,20 @@ export const missingProviderKey = () =>
     'No provider API key: connect one with POST /api/phone-settings/api-key (no global fallback is configured)',
   );
 
+/** A client speaking with a resolved key. */
+export function providerClient(settings: ProviderSettings, apiKey: string): VapiClient {
+  return createVapiClient({
+    baseUrl: settings['phone.provider-base-url'],
+    apiKey,
+    timeoutMs: settings['phone.provider-timeout-ms'],
+  });
+}
+
 /** A client for one tenant; throws 422 provider-key-missing when no key resolves. */
 export async function providerClientFor(db: DbOrTx, settings: ProviderSettings, tenantId: string): Promise<VapiClient> {
   const key = await resolveProviderKey(db, settings, tenantId);
   if (!key) throw missingProviderKey();
-  return createVapiClient({
-    baseUrl: settings['phone.provider-base-url'],
-    apiKey: key.apiKey,
-    timeoutMs: settings['phone.provider-timeout-ms'],
-  });
+  return providerClient(settings, key.apiKey);
 }
 
 /**

@@ -3,9 +3,9 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { AppDeps } from '../../api/deps';
-import { enqueueOutbox } from '../../db/outbox';
 import { getPhoneCall } from '../../db/queries/phone';
 import { phoneCalls } from '../../db/schema/phone';
+import { enqueueCallProcess } from '../../services/phone/call-events';
 import type { Settings } from '../../workers/settings';
 import { start, type VapiStandIn } from '../stand-ins/vapi/server';
 import { client, useTestApp, type TestContext, type Who } from './app';
@@ -122,7 +122,7 @@ export async function seedTrackedCall(
       businessKey: id,
       initiatedBy: 'seed',
     });
-    await enqueueOutbox(tx, { capability: 'PHONE', tenantId, businessKey: id, workflowType: 'phoneCall', args: [{ tenantId, callId: id }] });
+    await enqueueCallProcess(tx, tenantId, id);
   });
   return { id, providerCallId };
 }

@@ -192,6 +192,33 @@ describe('webhook: status-update and end-of-call-report', () => {
     expect(await readCall(ctx, c.id)).toEqual(first);
   });
 
+  it('a report replaces a reconciliation snapshot; without its own instants it keeps the stored ones', async () => {
+    const c = await seedTrackedCall(ctx, t.id, 'ENDED');
+    await ctx.db.sql`update phone_calls set end_source = 'reconciliation', transcript = 'snapshot', ended_reason = 'customer-ended-call',
+      started_at = '2026-11-21T09:00:00Z', ended_at = '2026-11-21T09:05:00Z' where id = ${c.id}`;
+    await send(endOfCallReport({ callId: c.providerCallId, endedReason: 'pipeline-error-openai-llm-failed', transcript: 'real' }));
+    const row = (await readCall(ctx, c.id))!;
+    expect(row).toMatchObject({ status: 'FAILED', endSource: 'webhook', transcript: 'real', endedReason: 'pipeline-error-openai-llm-failed' });
+    expect(row.startedAt?.toISOString()).toBe('2026-11-21T09:00:00.000Z');
+    expect(row.endedAt?.toISOString()).toBe('2026-11-21T09:05:00.000Z');
+  });
+
+  it('a report without endedAt on a call that has none stamps endedAt', async () => {
+    const c = await seedTrackedCall(ctx, t.id, 'IN_PROGRESS');
+    await send(endOfCallReport({ callId: c.providerCallId, endedReason: 'customer-ended-call' }));
+    expect((await readCall(ctx, c.id))!.endedAt).not.toBeNull();
+  });
+
+  it('a second, different report only refines ENDED to FAILED; the stored report stays', async () => {
+    const c = await seedTrackedCall(ctx, t.id, 'IN_PROGRESS');
+    await send(endOfCallReport({ callId: c.providerCallId, endedReason: 'customer-ended-call', transcript: 'first' }));
+    const first = (await readCall(ctx, c.id))!;
+    await send(endOfCallReport({ callId: c.providerCallId, endedReason: 'pipeline-error-openai-llm-failed', transcript: 'second' }));
+    const row = (await readCall(ctx, c.id))!;
+    expect(row).toMatchObject({ status: 'FAILED', transcript: 'first', endedReason: 'customer-ended-call', version: first.version + 1 });
+    expect(row.endedAt).toEqual(first.endedAt);
+  });
+
   it('messages out of order end in the same state as in order', async () => {
     const messages = (id: string) => [
       statusUpdate({ callId: id, status: 'ringing' }),
