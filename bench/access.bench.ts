@@ -17,9 +17,9 @@ const CONNECTIONS = 32;
 
 const bench = await startBenchDatabase();
 const database = createDatabase(bench.url, { max: 10 });
-const settings = loadSettings({}, { 'log.level': 'warn' });
+const settings = loadSettings({}, { 'log.level': 'error' });
 await bootstrapAccess(database.db, settings);
-const logger = pino({ level: 'warn' });
+const logger = pino({ level: 'error' }) // stdout carries only the result line;
 // Two API stacks in one server: as deployed (snapshot cache with NOTIFY invalidation, the
 // default), and with the cache off (a PostgreSQL round trip per request), under /nocache.
 const access = await createListeningAccessCache(database.sql, settings['access.cache-ttl-ms'], logger);

@@ -1,9 +1,16 @@
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
 import type { Settings } from './settings';
 
-/** JSON logs; anything that could hold a secret is redacted by path before it is written. */
-export function createLogger(settings: Pick<Settings, 'log.level'>, name = 'platform'): Logger {
-  return pino({
+/**
+ * JSON logs; anything that could hold a secret is redacted by path before it is written.
+ * `destination` lets tests capture exactly what production would write.
+ */
+export function createLogger(
+  settings: Pick<Settings, 'log.level'>,
+  name = 'platform',
+  destination?: DestinationStream,
+): Logger {
+  const options = {
     name,
     level: settings['log.level'],
     redact: {
@@ -25,5 +32,6 @@ export function createLogger(settings: Pick<Settings, 'log.level'>, name = 'plat
       ],
       censor: '[redacted]',
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }

@@ -1,6 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { holidaysFromInstant, loadCalendarSnapshot } from '../../db/queries/calendar-snapshot';
-import { deleteCalendar, insertCalendar, isForeignKeyViolation, listCalendars, updateCalendar } from '../../db/queries/calendars';
+import { isForeignKeyViolation } from '../../db/errors';
+import { deleteCalendar, insertCalendar, listCalendars, updateCalendar } from '../../db/queries/calendars';
 import { computeAvailability, isCalendarOpen, parseInstant } from '../../domain/calendar/index';
 import type { Context } from 'hono';
 import { badRequest, conflict, notFound } from '../../domain/errors';

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
-import { findLocation, getCalendar, isUniqueViolation } from '../../db/queries/calendars';
+import { isUniqueViolation } from '../../db/errors';
+import { findLocation, getCalendar } from '../../db/queries/calendars';
 import { CalendarEngineError } from '../../domain/calendar/index';
 import { AppError, conflict, notFound } from '../../domain/errors';
 import { capabilityGuard } from '../middleware/capability-guard';

@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { isUniqueViolation } from '../../db/queries/calendars';
+import { isUniqueViolation } from '../../db/errors';
 import { getPhoneNumber, insertPhoneNumber, listPhoneNumbers } from '../../db/queries/phone';
 import { AppError, notFound } from '../../domain/errors';
 import type { CreatePhoneNumberInput } from '../../integrations/vapi/client';

@@ -9,12 +9,40 @@ export interface LoadResult {
   p99Ms: number;
   non2xx: number;
   errors: number;
+  requests: number;
+}
+
+/** Only loopback targets: load never leaves this machine. */
+export function assertLoopback(url: string) {
+  if (!/^http:\/\/(127\.0\.0\.1|localhost)[:/]/.test(url)) throw new Error('load only targets loopback');
 }
 
 /**
- * Runs autocannon in its own process, so the load generator never shares the server's event
- * loop; bounded by `seconds`. Only loopback targets.
+ * Runs a load generator (`argv` after node) in its own process, so it never shares the
+ * server's event loop, and reads autocannon's JSON result from its stdout.
  */
+export function runLoadChild(argv: string[]): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`load generator exited ${code}`));
+      const r = JSON.parse(out);
+      resolve({
+        requestsPerSec: r.requests.average,
+        p50Ms: r.latency.p50,
+        p99Ms: r.latency.p99,
+        non2xx: r.non2xx,
+        errors: r.errors,
+        requests: r.requests.total,
+      });
+    });
+  });
+}
+
+/** autocannon against one URL with one fixed request, bounded by `seconds`. */
 export function runLoad(opts: {
   url: string;
   seconds: number;
@@ -23,26 +51,10 @@ export function runLoad(opts: {
   headers?: Record<string, string>;
   body?: string;
 }): Promise<LoadResult> {
-  if (!/^http:\/\/(127\.0\.0\.1|localhost)[:/]/.test(opts.url)) throw new Error('load only targets loopback');
+  assertLoopback(opts.url);
   const args = [AUTOCANNON, '--json', '-c', String(opts.connections), '-d', String(opts.seconds), '-m', opts.method ?? 'GET'];
   for (const [k, v] of Object.entries(opts.headers ?? {})) args.push('-H', `${k}=${v}`);
   if (opts.body !== undefined) args.push('-b', opts.body);
   args.push(opts.url);
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      if (code !== 0) return reject(new Error(`autocannon exited ${code}`));
-      const r = JSON.parse(out);
-      resolve({
-        requestsPerSec: r.requests.average,
-        p50Ms: r.latency.p50,
-        p99Ms: r.latency.p99,
-        non2xx: r.non2xx,
-        errors: r.errors,
-      });
-    });
-  });
+  return runLoadChild(args);
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Db, DbOrTx } from '../../db/client';
-import { isUniqueViolation } from '../../db/queries/calendars';
+import { isUniqueViolation } from '../../db/errors';
 import { getSubscription } from '../../db/queries/entitlements';
 import {
   findPhoneCallByPlacementKey,

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
-import pino from 'pino';
+import type pino from 'pino';
+import { createLogger } from '../../workers/logger';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { AppDeps } from '../../api/deps';
 import { getPhoneCall } from '../../db/queries/phone';
@@ -23,17 +24,8 @@ export function captureLogger(level: pino.Level = 'debug') {
       done();
     },
   });
-  // The production redaction paths apply (workers/logger.ts), so the scan sees what production would write.
-  const logger = pino(
-    {
-      level,
-      redact: {
-        paths: ['apiKey', '*.apiKey', 'secret', '*.secret', 'headers.authorization', '*.headers.authorization'],
-        censor: '[redacted]',
-      },
-    },
-    stream,
-  );
+  // The production logger (workers/logger.ts), so the scan sees exactly what production would write.
+  const logger = createLogger({ 'log.level': level }, 'test', stream);
   return { logger, lines, text: () => lines.join('') };
 }
 

@@ -1,0 +1,8 @@
+/** The SQLSTATE of a PostgreSQL error, however drizzle wrapped it. */
+function pgCode(err: unknown): string | undefined {
+  const e = err as { code?: string; cause?: { code?: string } };
+  return e?.cause?.code ?? e?.code;
+}
+
+export const isUniqueViolation = (err: unknown) => pgCode(err) === '23505';
+export const isForeignKeyViolation = (err: unknown) => pgCode(err) === '23503';
