@@ -33,6 +33,7 @@ export interface RetentionPurgeFindings {
 export function createDocumentActivities(deps: ActivityDeps) {
   const { db, settings, logger } = deps;
   const scanner = createScanner(settings);
+  const store = deps.s3 ? new DocumentObjectStore({ s3: deps.s3, bucket: settings['s3.bucket'], sse: settings['docstore.sse'] }) : undefined;
   const now = () => new Date();
   const log = logger.child({ component: 'documents' });
 
@@ -51,8 +52,7 @@ export function createDocumentActivities(deps: ActivityDeps) {
       if (!row.storageVersionId) {
         throw ApplicationFailure.nonRetryable('A PENDING document awaiting a scan has no stored version', 'DocumentWithoutBytes');
       }
-      if (!deps.s3) throw new Error('This worker has no S3 client; another worker must scan the document');
-      const store = new DocumentObjectStore({ s3: deps.s3, bucket: settings['s3.bucket'], sse: settings['docstore.sse'] });
+      if (!store) throw new Error('This worker has no S3 client; another worker must scan the document');
       const plan = retentionPlan(row.capability, retentionDays(settings));
       let outcome;
       try {

@@ -1,6 +1,7 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { DocumentActivities, ScanPendingResult } from '../activities/documents';
 import type { createOutboxActivities } from '../activities/outbox';
+import { scanBusinessKey } from '../domain/documents/scan-retry';
 
 type OutboxActivities = ReturnType<typeof createOutboxActivities>;
 
@@ -29,6 +30,6 @@ export async function documentScan(input: DocumentScanInput): Promise<ScanPendin
   });
   const { closeOutboxRow } = proxyActivities<OutboxActivities>({ startToCloseTimeout: '1 minute' });
   const result = await scanPendingDocument({ tenantId: input.tenantId, docId: input.docId });
-  await closeOutboxRow('DOCUMENTS', input.tenantId, `scan-${input.docId}`);
+  await closeOutboxRow('DOCUMENTS', input.tenantId, scanBusinessKey(input.docId));
   return result;
 }

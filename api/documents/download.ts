@@ -13,11 +13,12 @@ import { AppError } from '../../domain/errors';
 import { physicalKey } from '../../integrations/docstore/object-store';
 import type { AppEnv } from '../env';
 import { problem } from '../middleware/errors';
+import { registryCaller } from './request-parts';
 import type { DocumentsRuntime } from './runtime';
 
 export async function downloadDocument(c: Context<AppEnv>, rt: DocumentsRuntime, docId: string): Promise<Response> {
   const store = rt.requireStore();
-  const caller = { ...c.get('caller'), requestId: c.get('requestId') };
+  const caller = registryCaller(c);
   const r = await rt.registry.resolve(caller, docId);
   const size = r.document.sizeBytes ?? 0;
   const etag = `"${r.document.sha256}"`;

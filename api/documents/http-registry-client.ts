@@ -30,18 +30,15 @@ export interface HttpRegistryOptions {
   baseUrl: string;
   internalKey: string;
   timeoutMs?: number;
-  fetch?: typeof fetch;
 }
 
 const unavailable = (why: string) => new AppError('registry-unavailable', 503, `The document registry is unavailable: ${why}`);
 
 export class HttpRegistryClient implements RegistryClient {
   private readonly base: string;
-  private readonly fetch: typeof fetch;
 
   constructor(private readonly o: HttpRegistryOptions) {
     this.base = o.baseUrl.replace(/\/+$/, '');
-    this.fetch = o.fetch ?? fetch;
   }
 
   private async call<T extends z.ZodType>(
@@ -62,7 +59,7 @@ export class HttpRegistryClient implements RegistryClient {
     if (body !== undefined) h['Content-Type'] = 'application/json';
     let res: Response;
     try {
-      res = await this.fetch(`${this.base}/api/internal/documents${path}`, {
+      res = await fetch(`${this.base}/api/internal/documents${path}`, {
         method,
         headers: h,
         body: body === undefined ? undefined : JSON.stringify(body),

@@ -7,7 +7,7 @@ import { tenantIdentity, userIdentity } from '../middleware/identity';
 import { createRouter, jsonBody, jsonContent, problemResponses, uuidParam } from '../openapi';
 import type { AppEnv } from '../env';
 import type { Context } from 'hono';
-import { ifMatchVersion, listSelector } from './request-parts';
+import { ifMatchVersion, listSelector, registryCaller } from './request-parts';
 import type { DocumentRegistry } from './registry-service';
 import {
   AuthorizeBody,
@@ -31,7 +31,6 @@ const IfMatch = z.object({
   'if-match': z.string().optional().openapi({ description: 'Expected document version, e.g. "3"' }),
 });
 
-const callerOf = (c: Context<AppEnv>) => ({ ...c.get('caller'), requestId: c.get('requestId') });
 const seal = (c: Context<AppEnv>, docId: string, storageKey: string) =>
   // internalKey middleware has already refused a blank key.
   sealStorageKey(c.get('deps').settings['internal.key']!, c.get('caller').tenantId, docId, storageKey);
@@ -51,7 +50,7 @@ export function documentRegistryRoutes(registry: DocumentRegistry) {
       responses: { 201: jsonContent(AuthorizeResponse, 'Authorized'), ...problemResponses(400, 401, 403, 404, 409) },
     }),
     async (c) => {
-      const a = await registry.authorize(callerOf(c), c.req.valid('json'));
+      const a = await registry.authorize(registryCaller(c), c.req.valid('json'));
       const { storageKey, ...rest } = a;
       return c.json({ ...rest, storageTicket: seal(c, a.docId, storageKey) }, 201);
     },
@@ -68,7 +67,7 @@ export function documentRegistryRoutes(registry: DocumentRegistry) {
       request: { params: docParams, body: jsonBody(FinalizeBody) },
       responses: { 200: jsonContent(DocumentView), ...problemResponses(400, 401, 403, 404, 409) },
     }),
-    async (c) => c.json(await registry.finalize(callerOf(c), c.req.valid('param').docId, c.req.valid('json')), 200),
+    async (c) => c.json(await registry.finalize(registryCaller(c), c.req.valid('param').docId, c.req.valid('json')), 200),
   );
 
   app.openapi(
@@ -84,7 +83,7 @@ export function documentRegistryRoutes(registry: DocumentRegistry) {
     }),
     async (c) => {
       const docId = c.req.valid('param').docId;
-      const r = await registry.resolve(callerOf(c), docId);
+      const r = await registry.resolve(registryCaller(c), docId);
       return c.json({ document: r.document, storageVersionId: r.storageVersionId, storageTicket: seal(c, docId, r.storageKey) }, 200);
     },
   );
@@ -100,7 +99,7 @@ export function documentRegistryRoutes(registry: DocumentRegistry) {
       request: { params: docParams },
       responses: { 200: jsonContent(DocumentView), ...problemResponses(400, 401, 403, 404) },
     }),
-    async (c) => c.json(await registry.get(callerOf(c), c.req.valid('param').docId), 200),
+    async (c) => c.json(await registry.get(registryCaller(c), c.req.valid('param').docId), 200),
   );
 
   app.openapi(
@@ -116,7 +115,7 @@ export function documentRegistryRoutes(registry: DocumentRegistry) {
     }),
     async (c) => {
       const q = c.req.valid('query');
-      return c.json(await registry.list(callerOf(c), { selector: listSelector(q), limit: q.limit, cursor: q.cursor }), 200);
+      return c.json(await registry.list(registryCaller(c), { selector: listSelector(q), limit: q.limit, cursor: q.cursor }), 200);
     },
   );
 
@@ -133,7 +132,7 @@ export function documentRegistryRoutes(registry: DocumentRegistry) {
     }),
     async (c) => {
       const docId = c.req.valid('param').docId;
-      const r = await registry.remove(callerOf(c), docId, ifMatchVersion(c.req.header('If-Match')));
+      const r = await registry.remove(registryCaller(c), docId, ifMatchVersion(c.req.header('If-Match')));
       return c.json(
         { document: r.document, storageVersionId: r.storageVersionId, hardDelete: r.hardDelete, storageTicket: seal(c, docId, r.storageKey) },
         200,
@@ -152,7 +151,7 @@ export function documentRegistryRoutes(registry: DocumentRegistry) {
       request: { body: jsonBody(ProcessStartedBody) },
       responses: { 200: jsonContent(ProcessStartedResponse), ...problemResponses(400, 401, 403, 404, 409) },
     }),
-    async (c) => c.json(await registry.processStarted(callerOf(c), c.req.valid('json')), 200),
+    async (c) => c.json(await registry.processStarted(registryCaller(c), c.req.valid('json')), 200),
   );
 
   return app;

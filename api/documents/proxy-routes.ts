@@ -1,11 +1,10 @@
 // The proxy tier: what clients call. It asks the registry (RegistryClient) and moves bytes
 // between the client and S3; no response of it carries a storage key.
 import { createRoute, z } from '@hono/zod-openapi';
-import { badRequest } from '../../domain/errors';
 import { tenantIdentity, userIdentity } from '../middleware/identity';
 import { createRouter, jsonBody, jsonContent, problemResponses, ProblemSchema, uuidParam } from '../openapi';
 import { downloadDocument } from './download';
-import { ifMatchVersion, listSelector } from './request-parts';
+import { ifMatchVersion, listSelector, registryCaller } from './request-parts';
 import type { DocumentsRuntime } from './runtime';
 import { DocumentPage, DocumentView, ListQuery, ProcessStartedBody, ProcessStartedResponse, UploadFields } from './schemas';
 import { uploadDocument } from './upload';
@@ -14,17 +13,12 @@ const tags = ['Documents'];
 const identity = [userIdentity, tenantIdentity];
 const security = [{ TenantId: [], UserId: [] }];
 const docParams = z.object({ docId: uuidParam('docId') });
-const problems = (...s: number[]) => problemResponses(...s);
 
 export function documentProxyRoutes(rt: DocumentsRuntime) {
   const app = createRouter();
-  const callerOf = (c: { get(k: 'caller'): { tenantId: string; userId: string }; get(k: 'requestId'): string }) => ({
-    ...c.get('caller'),
-    requestId: c.get('requestId'),
-  });
 
-  // Streaming routes are plain handlers (a body validator would buffer the upload); they are
-  // documented in the OpenAPI registry by hand.
+  // The upload is a plain handler (a body validator would buffer it), documented in the
+  // OpenAPI registry by hand.
   app.openAPIRegistry.registerPath({
     method: 'post',
     path: '/api/documents',
@@ -40,32 +34,31 @@ export function documentProxyRoutes(rt: DocumentsRuntime) {
         content: { 'multipart/form-data': { schema: UploadFields.extend({ file: z.string().openapi({ format: 'binary' }) }) } },
       },
     },
-    responses: { 201: jsonContent(DocumentView, 'Stored; status READY, QUARANTINED, or PENDING while a scan retry runs'), ...problems(400, 403, 404, 409, 413, 415, 503) },
+    responses: { 201: jsonContent(DocumentView, 'Stored; status READY, QUARANTINED, or PENDING while a scan retry runs'), ...problemResponses(400, 403, 404, 409, 413, 415, 503) },
   });
   app.post('/api/documents', userIdentity, tenantIdentity, (c) => uploadDocument(c, rt));
 
-  app.openAPIRegistry.registerPath({
-    method: 'get',
-    path: '/api/documents/{docId}/content',
-    tags,
-    security,
-    summary: 'Stream the bytes; one Range gives 206, several give 200 with the whole body',
-    request: {
-      params: docParams,
-      headers: z.object({ range: z.string().optional().openapi({ example: 'bytes=0-1023' }), 'if-range': z.string().optional() }),
-    },
-    responses: {
-      200: { description: 'Whole document', content: { 'application/octet-stream': { schema: z.string().openapi({ format: 'binary' }) } } },
-      206: { description: 'One byte range, with Content-Range', content: { 'application/octet-stream': { schema: z.string().openapi({ format: 'binary' }) } } },
-      416: { description: 'Range not satisfiable (Content-Range: bytes */size)', content: { 'application/problem+json': { schema: ProblemSchema } } },
-      ...problems(400, 403, 404, 409, 423, 503),
-    },
-  });
-  app.get('/api/documents/:docId/content', userIdentity, tenantIdentity, (c) => {
-    const docId = z.string().uuid().safeParse(c.req.param('docId'));
-    if (!docId.success) throw badRequest('validation-failed', 'Invalid request param: docId: must be a UUID');
-    return downloadDocument(c, rt, docId.data.toLowerCase());
-  });
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/documents/{docId}/content',
+      tags,
+      security,
+      summary: 'Stream the bytes; one Range gives 206, several give 200 with the whole body',
+      middleware: identity,
+      request: {
+        params: docParams,
+        headers: z.object({ range: z.string().optional().openapi({ example: 'bytes=0-1023' }), 'if-range': z.string().optional() }),
+      },
+      responses: {
+        200: { description: 'Whole document', content: { 'application/octet-stream': { schema: z.string().openapi({ format: 'binary' }) } } },
+        206: { description: 'One byte range, with Content-Range', content: { 'application/octet-stream': { schema: z.string().openapi({ format: 'binary' }) } } },
+        416: { description: 'Range not satisfiable (Content-Range: bytes */size)', content: { 'application/problem+json': { schema: ProblemSchema } } },
+        ...problemResponses(400, 403, 404, 409, 423, 503),
+      },
+    }),
+    (c) => downloadDocument(c, rt, c.req.valid('param').docId),
+  );
 
   app.openapi(
     createRoute({
@@ -76,9 +69,9 @@ export function documentProxyRoutes(rt: DocumentsRuntime) {
       summary: 'Document metadata (guard: read)',
       middleware: identity,
       request: { params: docParams },
-      responses: { 200: jsonContent(DocumentView), ...problems(400, 403, 404) },
+      responses: { 200: jsonContent(DocumentView), ...problemResponses(400, 403, 404) },
     }),
-    async (c) => c.json(await rt.registry.get(callerOf(c), c.req.valid('param').docId), 200),
+    async (c) => c.json(await rt.registry.get(registryCaller(c), c.req.valid('param').docId), 200),
   );
 
   app.openapi(
@@ -90,11 +83,11 @@ export function documentProxyRoutes(rt: DocumentsRuntime) {
       summary: "List a case file (processRef), a task (taskId) or an owner's documents (capability + ownerEntityId); filtered by read permission; paged",
       middleware: identity,
       request: { query: ListQuery },
-      responses: { 200: jsonContent(DocumentPage), ...problems(400, 403, 404) },
+      responses: { 200: jsonContent(DocumentPage), ...problemResponses(400, 403, 404) },
     }),
     async (c) => {
       const q = c.req.valid('query');
-      return c.json(await rt.registry.list(callerOf(c), { selector: listSelector(q), limit: q.limit, cursor: q.cursor }), 200);
+      return c.json(await rt.registry.list(registryCaller(c), { selector: listSelector(q), limit: q.limit, cursor: q.cursor }), 200);
     },
   );
 
@@ -110,17 +103,14 @@ export function documentProxyRoutes(rt: DocumentsRuntime) {
         params: docParams,
         headers: z.object({ 'if-match': z.string().optional().openapi({ description: 'Expected version, e.g. "3"; 409 if it moved' }) }),
       },
-      responses: { 200: jsonContent(DocumentView, 'Deleted; the view with status DELETED'), ...problems(400, 403, 404, 409) },
+      responses: { 200: jsonContent(DocumentView, 'Deleted; the view with status DELETED'), ...problemResponses(400, 403, 404, 409) },
     }),
     async (c) => {
-      const caller = callerOf(c);
+      const caller = registryCaller(c);
       const docId = c.req.valid('param').docId;
       const removal = await rt.registry.remove(caller, docId, ifMatchVersion(c.req.header('If-Match')));
-      const key = `${caller.tenantId}/${removal.storageKey}`;
       try {
-        // Retained: only a delete marker (the locked version stays). Never retained: every version.
-        if (removal.hardDelete) await rt.requireStore().purge(key);
-        else await rt.requireStore().hide(key);
+        await rt.dropObject(caller.tenantId, removal);
       } catch (err) {
         // The registry row is DELETED already; storage lifecycle rules reclaim what is left.
         c.get('log').warn({ docId, err: (err as Error).message }, 'dropping the object after a soft delete failed');
@@ -138,9 +128,9 @@ export function documentProxyRoutes(rt: DocumentsRuntime) {
       summary: 'Backfill processInstanceId for a processRef (needs a read-write grant on a document capability)',
       middleware: identity,
       request: { body: jsonBody(ProcessStartedBody) },
-      responses: { 200: jsonContent(ProcessStartedResponse), ...problems(400, 403, 404, 409) },
+      responses: { 200: jsonContent(ProcessStartedResponse), ...problemResponses(400, 403, 404, 409) },
     }),
-    async (c) => c.json(await rt.registry.processStarted(callerOf(c), c.req.valid('json')), 200),
+    async (c) => c.json(await rt.registry.processStarted(registryCaller(c), c.req.valid('json')), 200),
   );
 
   return app;

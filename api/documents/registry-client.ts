@@ -10,8 +10,8 @@ export interface RegistryCaller {
   tenantId: string;
   userId: string;
   requestId?: string;
-  /** The identity middleware's subscriptions and grants; in-process only (never sent over HTTP). */
-  snapshot?: Pick<CallerSnapshot, 'subscriptions' | 'grants'>;
+  /** The identity middleware's subscriptions and grants (layer 2 of the guard); never sent over HTTP. */
+  snapshot: Pick<CallerSnapshot, 'subscriptions' | 'grants'>;
 }
 
 export interface AuthorizeInput {

@@ -1,48 +1,31 @@
 // The registry's three guard layers. Layer 1 (tenant) is the identity middleware in front of
 // every documents route; these are layer 2 (capability of the document) and layer 3 (context).
+// Layer 2 is decided from the caller snapshot that middleware loaded, so it adds no round trip.
 import type { DbOrTx } from '../../db/client';
-import type { CallerSnapshot } from '../../db/queries/caller-snapshot';
-import { capabilityStanding, effectiveLevels } from '../../db/queries/entitlements';
-import { getDocumentProcess, outboxWorkflowFor } from '../../db/queries/documents';
+import { outboxWorkflowFor } from '../../db/queries/documents';
 import { DOCUMENT_CAPABILITIES } from '../../db/schema/documents';
 import { forbidden } from '../../domain/errors';
-
-/** Who the registry decides for; the identity middleware's snapshot saves the round trips when present. */
-export interface GuardCaller {
-  tenantId: string;
-  userId: string;
-  snapshot?: Pick<CallerSnapshot, 'subscriptions' | 'grants'>;
-}
-
-async function standing(db: DbOrTx, caller: GuardCaller, code: string) {
-  if (!caller.snapshot) return capabilityStanding(db, caller.tenantId, caller.userId, code);
-  return { subscription: caller.snapshot.subscriptions[code] ?? null, level: caller.snapshot.grants[code] ?? null };
-}
+import type { RegistryCaller } from './registry-client';
 
 /** Same layers and codes as the capability-guard middleware, for a capability named by the document. */
-export async function assertCapability(db: DbOrTx, caller: GuardCaller, code: string, mode: 'read' | 'write') {
-  const { subscription, level } = await standing(db, caller, code);
-  if (subscription !== 'ACTIVE') {
+export function assertCapability(caller: RegistryCaller, code: string, mode: 'read' | 'write') {
+  const { subscriptions, grants } = caller.snapshot;
+  if (subscriptions[code] !== 'ACTIVE') {
     throw forbidden('capability-not-subscribed', `Tenant has no ACTIVE subscription to ${code}`);
   }
-  if (level === null) throw forbidden('capability-not-granted', `Caller has no grant on ${code}`);
+  const level = grants[code];
+  if (level === undefined) throw forbidden('capability-not-granted', `Caller has no grant on ${code}`);
   if (mode === 'write' && level !== 'read-write') {
     throw forbidden('capability-write-required', `Writing to ${code} needs a read-write grant`);
   }
 }
 
 /** Document capabilities the caller may read (any effective grant) or write (read-write). */
-export async function documentCapabilities(db: DbOrTx, caller: GuardCaller, mode: 'read' | 'write') {
-  const snapshot = caller.snapshot;
-  const levels = snapshot
-    ? Object.entries(snapshot.grants)
-        .filter(([code]) => snapshot.subscriptions[code] === 'ACTIVE')
-        .map(([code, level]) => ({ code, level }))
-    : await effectiveLevels(db, caller.tenantId, caller.userId);
-  return levels
-    .filter((l) => (DOCUMENT_CAPABILITIES as readonly string[]).includes(l.code))
-    .filter((l) => mode === 'read' || l.level === 'read-write')
-    .map((l) => l.code);
+export function documentCapabilities(caller: RegistryCaller, mode: 'read' | 'write'): string[] {
+  const { subscriptions, grants } = caller.snapshot;
+  return DOCUMENT_CAPABILITIES.filter(
+    (code) => subscriptions[code] === 'ACTIVE' && grants[code] !== undefined && (mode === 'read' || grants[code] === 'read-write'),
+  );
 }
 
 /**
@@ -51,10 +34,10 @@ export async function documentCapabilities(db: DbOrTx, caller: GuardCaller, mode
  * process-started, or started by the platform's outbox under that business key). FORMS is the
  * carve-out: form attachments are uploaded before submit, and the form's process only starts
  * on submit, so a FORMS document may open a processRef that has no process yet.
+ * `recorded`: the caller has already found a process-started record for the processRef.
  */
-export async function assertContext(db: DbOrTx, tenantId: string, capability: string, processRef: string) {
-  if (capability === 'FORMS') return;
-  if (await getDocumentProcess(db, tenantId, processRef)) return;
+export async function assertContext(db: DbOrTx, tenantId: string, capability: string, processRef: string, recorded: boolean) {
+  if (capability === 'FORMS' || recorded) return;
   if (await outboxWorkflowFor(db, tenantId, processRef)) return;
   throw forbidden(
     'document-context-required',

@@ -18,6 +18,7 @@ import {
 import { userNames } from '../../db/queries/membership';
 import { buildObjectKey, DocumentInputError, validateKeySegment } from '../../domain/documents/storage-key';
 import { retentionPlan } from '../../domain/documents/retention';
+import { scanBusinessKey } from '../../domain/documents/scan-retry';
 import { AppError, badRequest, conflict, notFound } from '../../domain/errors';
 import { announceAttachment } from '../../integrations/docstore/attach-signal';
 import { retentionDays } from '../../integrations/docstore/settle';
@@ -45,9 +46,6 @@ export interface RegistryDeps {
   temporal?: Client;
   clock?: () => Date;
 }
-
-/** Business key of a document's durable scan retry (outbox capability DOCUMENTS). */
-export const scanBusinessKey = (docId: string) => `scan-${docId}`;
 
 const KIND_CAPABILITY: Record<string, string | undefined> = {
   FORM_ATTACHMENT: 'FORMS',
@@ -86,15 +84,15 @@ export class DocumentRegistry implements RegistryClient {
     let docId = input.docId ?? randomUUID();
     let fullKey: string;
     try {
-      validateKeySegment('processRef', input.processRef);
       fullKey = buildObjectKey({ tenantId: caller.tenantId, processRef: input.processRef, docId, filename: input.filename });
     } catch (err) {
       inputError(err);
     }
     const storageKey = fullKey.slice(caller.tenantId.length + 1);
     const { db } = this.d;
-    await assertCapability(db, caller, input.capability, 'write');
-    await assertContext(db, caller.tenantId, input.capability, input.processRef);
+    assertCapability(caller, input.capability, 'write');
+    const process = await getDocumentProcess(db, caller.tenantId, input.processRef);
+    await assertContext(db, caller.tenantId, input.capability, input.processRef, process !== null);
 
     let row: DocumentRow;
     if (input.docId) {
@@ -118,7 +116,6 @@ export class DocumentRegistry implements RegistryClient {
       if (!updated) throw versionConflict();
       row = updated;
     } else {
-      const process = await getDocumentProcess(db, caller.tenantId, input.processRef);
       const names = await userNames(db, [caller.userId]);
       row = await insertDocument(db, {
         id: docId,
@@ -150,7 +147,7 @@ export class DocumentRegistry implements RegistryClient {
 
   async finalize(caller: RegistryCaller, docId: string, input: FinalizeInput): Promise<DocumentView> {
     const current = await this.load(caller, docId);
-    await assertCapability(this.d.db, caller, current.capability, 'write');
+    assertCapability(caller, current.capability, 'write');
     if (current.version !== input.version) throw versionConflict();
     if (current.status !== 'PENDING' || current.scanStatus !== 'NOT_SCANNED') {
       throw conflict('document-not-pending', 'The document is already finalized');
@@ -199,16 +196,14 @@ export class DocumentRegistry implements RegistryClient {
       }
       return updated;
     });
-    if (row.status === 'READY' && row.taskId) {
-      // Best effort and off the request path: the upload's answer never waits on Temporal.
-      void announceAttachment(this.d.db, this.d.temporal, this.d.logger, row);
-    }
+    // Best effort and off the request path (only READY task-scoped rows): the upload's answer never waits on Temporal.
+    void announceAttachment(this.d.db, this.d.temporal, this.d.logger, row);
     return toView(row);
   }
 
   async resolve(caller: RegistryCaller, docId: string): Promise<Resolution> {
     const row = await this.load(caller, docId);
-    await assertCapability(this.d.db, caller, row.capability, 'read');
+    assertCapability(caller, row.capability, 'read');
     if (row.status === 'QUARANTINED') throw new AppError('document-quarantined', 423, 'The document is quarantined');
     if (row.status !== 'READY' || !row.storageVersionId) {
       throw conflict('document-not-ready', `The document is ${row.status}, not READY`);
@@ -218,12 +213,12 @@ export class DocumentRegistry implements RegistryClient {
 
   async get(caller: RegistryCaller, docId: string): Promise<DocumentView> {
     const row = await this.load(caller, docId);
-    await assertCapability(this.d.db, caller, row.capability, 'read');
+    assertCapability(caller, row.capability, 'read');
     return toView(row);
   }
 
   async list(caller: RegistryCaller, input: ListInput): Promise<DocumentPageResult> {
-    const readable = await documentCapabilities(this.d.db, caller, 'read');
+    const readable = documentCapabilities(caller, 'read');
     const after = input.cursor ? decodeCursor(input.cursor) : null;
     const rows = await listDocuments(this.d.db, caller.tenantId, input.selector, readable, after, input.limit + 1);
     const page = rows.slice(0, input.limit);
@@ -236,7 +231,7 @@ export class DocumentRegistry implements RegistryClient {
 
   async remove(caller: RegistryCaller, docId: string, expectedVersion?: number): Promise<Removal> {
     const row = await this.load(caller, docId);
-    await assertCapability(this.d.db, caller, row.capability, 'write');
+    assertCapability(caller, row.capability, 'write');
     if (expectedVersion !== undefined && row.version !== expectedVersion) throw versionConflict();
     if (row.status === 'DELETED') throw conflict('document-already-deleted', 'The document is already deleted');
     const updated = await updateDocument(this.d.db, caller.tenantId, docId, row.version, {
@@ -259,7 +254,7 @@ export class DocumentRegistry implements RegistryClient {
       inputError(err);
     }
     const { db } = this.d;
-    const writable = await documentCapabilities(db, caller, 'write');
+    const writable = documentCapabilities(caller, 'write');
     if (writable.length === 0) {
       throw new AppError('capability-not-granted', 403, 'Caller has no read-write grant on a document capability');
     }

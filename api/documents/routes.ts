@@ -6,9 +6,9 @@ import { DocumentRegistry } from './registry-service';
 import { DocumentsRuntime } from './runtime';
 
 /** Both tiers of the documents capability: the registry's internal routes and the proxy. */
-export function documentRoutes(deps: AppDeps, options: { fetch?: typeof fetch } = {}) {
+export function documentRoutes(deps: AppDeps) {
   const registry = new DocumentRegistry(deps);
-  const runtime = new DocumentsRuntime(deps, registry, options);
+  const runtime = new DocumentsRuntime(deps, registry);
   if (deps.settings['docstore.scan'] === 'off') {
     deps.logger.warn('docstore.scan=off: uploaded documents become READY without a malware scan');
   }

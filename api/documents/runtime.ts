@@ -1,10 +1,10 @@
 import type { Logger } from 'pino';
 import { AppError } from '../../domain/errors';
-import { DocumentObjectStore } from '../../integrations/docstore/object-store';
+import { DocumentObjectStore, physicalKey } from '../../integrations/docstore/object-store';
 import { createScanner, type Scanner } from '../../integrations/docstore/settle';
 import type { AppDeps } from '../deps';
 import { HttpRegistryClient } from './http-registry-client';
-import type { RegistryCaller, RegistryClient } from './registry-client';
+import type { RegistryCaller, RegistryClient, Removal } from './registry-client';
 import { DocumentRegistry } from './registry-service';
 import { UploadSlots } from './upload-slots';
 
@@ -20,13 +20,10 @@ export class DocumentsRuntime {
     deps: AppDeps,
     /** The in-process registry, used unless `docstore.registry-url` names a remote one. */
     local: DocumentRegistry,
-    options: { fetch?: typeof fetch } = {},
   ) {
     const { settings } = deps;
     const url = settings['docstore.registry-url'];
-    this.registry = url
-      ? new HttpRegistryClient({ baseUrl: url, internalKey: settings['internal.key'] ?? '', fetch: options.fetch })
-      : local;
+    this.registry = url ? new HttpRegistryClient({ baseUrl: url, internalKey: settings['internal.key'] ?? '' }) : local;
     this.store = deps.s3
       ? new DocumentObjectStore({ s3: deps.s3, bucket: settings['s3.bucket'], sse: settings['docstore.sse'] })
       : undefined;
@@ -40,12 +37,18 @@ export class DocumentsRuntime {
     return this.store;
   }
 
+  /** After a soft delete: a delete marker when retained (the locked version stays), every version when never retained. */
+  async dropObject(tenantId: string, removal: Removal): Promise<void> {
+    const store = this.requireStore();
+    const key = physicalKey(tenantId, removal.storageKey);
+    if (removal.hardDelete) await store.purge(key);
+    else await store.hide(key);
+  }
+
   /** After a failed upload: soft-delete the PENDING row and drop whatever reached storage (best effort). */
-  async discard(caller: RegistryCaller, docId: string, version: number, key: string, log: Logger): Promise<void> {
+  async discard(caller: RegistryCaller, docId: string, version: number, log: Logger): Promise<void> {
     try {
-      const removal = await this.registry.remove(caller, docId, version);
-      if (removal.hardDelete) await this.store?.purge(key);
-      else await this.store?.hide(key);
+      await this.dropObject(caller.tenantId, await this.registry.remove(caller, docId, version));
     } catch (err) {
       log.warn({ docId, err: (err as Error).message }, 'could not discard a failed upload');
     }

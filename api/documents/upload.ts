@@ -9,7 +9,8 @@ import { AppError, badRequest } from '../../domain/errors';
 import { physicalKey } from '../../integrations/docstore/object-store';
 import { settleStoredObject } from '../../integrations/docstore/settle';
 import type { AppEnv } from '../env';
-import type { FinalizeInput, RegistryCaller } from './registry-client';
+import type { FinalizeInput } from './registry-client';
+import { registryCaller } from './request-parts';
 import type { DocumentsRuntime } from './runtime';
 import { MIME_TYPE, UploadFields } from './schemas';
 
@@ -29,7 +30,7 @@ export async function uploadDocument(c: Context<AppEnv>, rt: DocumentsRuntime): 
   // Cheap early refusal; the exact cap is enforced on the file stream either way.
   if (Number.isFinite(declared) && declared > maxBytes + ENVELOPE_BYTES) throw tooLarge(maxBytes);
   const store = rt.requireStore();
-  const caller: RegistryCaller = { ...c.get('caller'), requestId: c.get('requestId') };
+  const caller = registryCaller(c);
   const log = c.get('log');
 
   const source = requestBody(c);
@@ -120,7 +121,7 @@ export async function uploadDocument(c: Context<AppEnv>, rt: DocumentsRuntime): 
         if (lateError) throw lateError;
       } catch (err) {
         drain();
-        await rt.discard(caller, auth.docId, auth.version, key, log);
+        await rt.discard(caller, auth.docId, auth.version, log);
         if (err instanceof SizeLimitExceeded || counter.bytesSeen > maxBytes) throw tooLarge(maxBytes);
         if (parseError) throw parseError;
         if (err instanceof AppError) throw err;

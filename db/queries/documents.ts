@@ -131,8 +131,10 @@ export async function backfillProcessInstance(
   return rows.length;
 }
 
+// The status test is a literal, not a parameter, so the partial index documents_retention_idx
+// matches even under a generic plan.
 const expired = (now: Date) =>
-  and(isNotNull(documents.retainUntil), lt(documents.retainUntil, now), ne(documents.status, 'DELETED'));
+  and(isNotNull(documents.retainUntil), lt(documents.retainUntil, now), sql`${documents.status} <> 'DELETED'`);
 
 /** Dry run: how many rows have passed their horizon, per tenant, and the first few ids. */
 export async function findExpiredDocuments(db: DbOrTx, now: Date, sampleSize: number) {
@@ -156,14 +158,16 @@ export async function findExpiredDocuments(db: DbOrTx, now: Date, sampleSize: nu
  * another writer holds are skipped, not waited for; the lock is the row lock plus the version bump.
  */
 export async function markExpiredDocumentsDeleted(db: DbOrTx, now: Date, limit: number) {
-  const result = await db.execute<{ id: string; tenant_id: string }>(sql`
-    update ${documents} set status = 'DELETED', deleted_at = now(), updated_at = now(), version = version + 1
-    where id in (
-      select id from ${documents}
-      where retain_until is not null and retain_until < ${now.toISOString()}::timestamptz and status <> 'DELETED'
-      order by retain_until, id
-      limit ${limit}
-      for update skip locked)
-    returning id, tenant_id`);
-  return [...result].map((r) => ({ id: r.id, tenantId: r.tenant_id }));
+  const batch = db
+    .select({ id: documents.id })
+    .from(documents)
+    .where(expired(now))
+    .orderBy(asc(documents.retainUntil), asc(documents.id))
+    .limit(limit)
+    .for('update', { skipLocked: true });
+  return db
+    .update(documents)
+    .set({ status: 'DELETED', deletedAt: sql`now()`, updatedAt: sql`now()`, version: sql`${documents.version} + 1` })
+    .where(inArray(documents.id, batch))
+    .returning({ id: documents.id, tenantId: documents.tenantId });
 }

@@ -59,7 +59,3 @@ export class ByteCounter extends Transform {
     return { sizeBytes: this.#bytes, sha256: this.#sha256 };
   }
 }
-
-export function createByteCounter(maxBytes: number): ByteCounter {
-  return new ByteCounter({ maxBytes });
-}

@@ -5,13 +5,13 @@ import {
   DeleteObjectCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
-  GetObjectRetentionCommand,
   ListObjectVersionsCommand,
   PutObjectRetentionCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { Readable } from 'node:stream';
+import { s3RangeHeader } from '../../domain/documents/range';
 import type { RetentionMode } from '../../domain/documents/retention';
 
 /** 5 MiB is S3's smallest part; two in flight keep 8 parallel 25 MiB uploads well inside the memory goal. */
@@ -31,7 +31,6 @@ export interface StoredObject {
 
 export interface ObjectRead {
   body: Readable;
-  contentLength: number;
 }
 
 export const physicalKey = (tenantId: string, storageKey: string) => `${tenantId}/${storageKey}`;
@@ -40,13 +39,10 @@ export class DocumentObjectStore {
   constructor(readonly o: ObjectStoreOptions) {}
 
   /**
-   * Streams `body` into a multipart upload. When the body fails (size cap, client gone) or
-   * `signal` aborts, the multipart upload is aborted before this rejects, so nothing is kept.
+   * Streams `body` into a multipart upload. When the body fails (size cap, client gone), the
+   * multipart upload is aborted before this rejects, so nothing is kept.
    */
-  async upload(key: string, body: Readable, contentType: string, signal?: AbortSignal): Promise<StoredObject> {
-    const abortController = new AbortController();
-    const onAbort = () => abortController.abort();
-    signal?.addEventListener('abort', onAbort, { once: true });
+  async upload(key: string, body: Readable, contentType: string): Promise<StoredObject> {
     const upload = new Upload({
       client: this.o.s3,
       params: {
@@ -59,15 +55,10 @@ export class DocumentObjectStore {
       partSize: PART_BYTES,
       queueSize: QUEUE_SIZE,
       leavePartsOnError: false,
-      abortController,
     });
-    try {
-      const result = await upload.done();
-      if (!result.VersionId) throw new Error('the bucket did not return a version id: versioning must be enabled');
-      return { versionId: result.VersionId };
-    } finally {
-      signal?.removeEventListener('abort', onAbort);
-    }
+    const result = await upload.done();
+    if (!result.VersionId) throw new Error('the bucket did not return a version id: versioning must be enabled');
+    return { versionId: result.VersionId };
   }
 
   /** One version, whole or a single byte range (inclusive bounds). */
@@ -77,11 +68,11 @@ export class DocumentObjectStore {
         Bucket: this.o.bucket,
         Key: key,
         VersionId: versionId,
-        ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
+        ...(range ? { Range: s3RangeHeader(range) } : {}),
       }),
     );
     if (!(out.Body instanceof Readable)) throw new Error('S3 returned a body that is not a Node stream');
-    return { body: out.Body, contentLength: out.ContentLength ?? 0 };
+    return { body: out.Body };
   }
 
   /** Object-lock retention on exactly this version (never a bucket default). */
@@ -94,18 +85,6 @@ export class DocumentObjectStore {
         Retention: { Mode: mode, RetainUntilDate: until },
       }),
     );
-  }
-
-  /** The retention of one version, or null when it has none (SeaweedFS answers 404 then). */
-  async retention(key: string, versionId: string): Promise<{ mode: string; until: Date } | null> {
-    try {
-      const out = await this.o.s3.send(new GetObjectRetentionCommand({ Bucket: this.o.bucket, Key: key, VersionId: versionId }));
-      const r = out.Retention;
-      return r?.Mode && r.RetainUntilDate ? { mode: r.Mode, until: r.RetainUntilDate } : null;
-    } catch (err) {
-      if ((err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return null;
-      throw err;
-    }
   }
 
   /** Retained objects: a plain delete, which only adds a delete marker; the locked version stays. */

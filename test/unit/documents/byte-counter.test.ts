@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { describe, expect, it } from 'vitest';
-import { ByteCounter, SizeLimitExceeded, createByteCounter } from '../../../domain/documents/byte-counter';
+import { ByteCounter, SizeLimitExceeded } from '../../../domain/documents/byte-counter';
 
 function chunked(data: Buffer, size: number): Readable {
   return Readable.from(
@@ -13,7 +13,7 @@ function chunked(data: Buffer, size: number): Readable {
 }
 
 async function run(data: Buffer, maxBytes: number, chunkSize = 1024) {
-  const counter = createByteCounter(maxBytes);
+  const counter = new ByteCounter({ maxBytes });
   const received: Buffer[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _enc, cb) {
@@ -75,7 +75,7 @@ describe('ByteCounter', () => {
         this.push(Buffer.alloc(1024));
       },
     });
-    const err = await pipeline(endless, createByteCounter(10_000), new Writable({ write: (_c, _e, cb) => cb() })).catch(
+    const err = await pipeline(endless, new ByteCounter({ maxBytes: 10_000 }), new Writable({ write: (_c, _e, cb) => cb() })).catch(
       (e: unknown) => e,
     );
     expect(err).toBeInstanceOf(SizeLimitExceeded);
@@ -89,7 +89,7 @@ describe('ByteCounter', () => {
   });
 
   it('refuses a nonsensical cap', () => {
-    expect(() => createByteCounter(-1)).toThrow(RangeError);
-    expect(() => createByteCounter(1.5)).toThrow(RangeError);
+    expect(() => new ByteCounter({ maxBytes: -1 })).toThrow(RangeError);
+    expect(() => new ByteCounter({ maxBytes: 1.5 })).toThrow(RangeError);
   });
 });
