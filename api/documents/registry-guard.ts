@@ -5,19 +5,12 @@ import type { DbOrTx } from '../../db/client';
 import { outboxWorkflowFor } from '../../db/queries/documents';
 import { DOCUMENT_CAPABILITIES } from '../../db/schema/documents';
 import { forbidden } from '../../domain/errors';
+import { assertCapabilityAccess } from '../middleware/capability-guard';
 import type { RegistryCaller } from './registry-client';
 
-/** Same layers and codes as the capability-guard middleware, for a capability named by the document. */
+/** The capability-guard middleware's layers and codes, for a capability named by the document. */
 export function assertCapability(caller: RegistryCaller, code: string, mode: 'read' | 'write') {
-  const { subscriptions, grants } = caller.snapshot;
-  if (subscriptions[code] !== 'ACTIVE') {
-    throw forbidden('capability-not-subscribed', `Tenant has no ACTIVE subscription to ${code}`);
-  }
-  const level = grants[code];
-  if (level === undefined) throw forbidden('capability-not-granted', `Caller has no grant on ${code}`);
-  if (mode === 'write' && level !== 'read-write') {
-    throw forbidden('capability-write-required', `Writing to ${code} needs a read-write grant`);
-  }
+  assertCapabilityAccess(caller.snapshot, code, mode);
 }
 
 /** Document capabilities the caller may read (any effective grant) or write (read-write). */

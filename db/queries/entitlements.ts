@@ -5,49 +5,6 @@ import { notifyAccessChanged } from './caller-snapshot';
 
 export type Level = 'read' | 'read-write';
 
-export interface CapabilityStanding {
-  subscription: 'ACTIVE' | 'SUSPENDED' | null;
-  level: Level | null;
-}
-
-/** Layer 1 and layer 2 of one capability for one user, in one round trip (for callers without a snapshot). */
-export async function capabilityStanding(
-  db: DbOrTx,
-  tenantId: string,
-  userId: string,
-  code: string,
-): Promise<CapabilityStanding> {
-  const rows = await db.execute<{ s: 'ACTIVE' | 'SUSPENDED' | null; l: Level | null }>(sql`
-    select
-      (select status from ${capabilitySubscriptions}
-        where tenant_id = ${tenantId} and capability_code = ${code}) as s,
-      (select level from ${capabilityGrants}
-        where tenant_id = ${tenantId} and user_id = ${userId} and capability_code = ${code}) as l`);
-  const r = rows[0];
-  return { subscription: r?.s ?? null, level: r?.l ?? null };
-}
-
-/** Rule 1: the effective level is the grant level only while the subscription is ACTIVE. */
-export async function effectiveLevels(db: DbOrTx, tenantId: string, userId: string) {
-  return db
-    .select({ code: capabilityGrants.capabilityCode, level: capabilityGrants.level })
-    .from(capabilityGrants)
-    .innerJoin(
-      capabilitySubscriptions,
-      and(
-        eq(capabilitySubscriptions.tenantId, capabilityGrants.tenantId),
-        eq(capabilitySubscriptions.capabilityCode, capabilityGrants.capabilityCode),
-      ),
-    )
-    .where(
-      and(
-        eq(capabilityGrants.tenantId, tenantId),
-        eq(capabilityGrants.userId, userId),
-        eq(capabilitySubscriptions.status, 'ACTIVE'),
-      ),
-    );
-}
-
 export async function listSubscriptions(db: DbOrTx, tenantId: string) {
   return db
     .select({
