@@ -5,12 +5,12 @@ import { deleteUserGrants } from '../../db/queries/entitlements';
 import { deleteMember, insertMember } from '../../db/queries/tenants';
 import { API_CLIENT_ID, hashClientSecret, newClientId, newClientSecret } from '../../domain/api-client-credentials';
 import { notFound } from '../../domain/errors';
-import { ownerOrOperator, pathTenant, tenantIdentity, userIdentity } from '../middleware/identity';
+import { asOwnerOfPathTenant } from '../middleware/identity';
 import { createRouter, jsonBody, jsonContent, noContent, problemResponses, tenantParam } from '../openapi';
 import { ApiClient, ApiClientBody, ApiClientCreated, toIso, toIsoOrNull } from './schemas';
 
 const tags = ['Access: API clients'];
-const owner = [userIdentity, tenantIdentity, pathTenant, ownerOrOperator];
+const owner = asOwnerOfPathTenant;
 const clientIdParam = z
   .string()
   .regex(API_CLIENT_ID, 'must be an API client id (ac_ and 20 hex digits)')

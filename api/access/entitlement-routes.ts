@@ -10,7 +10,7 @@ import {
 } from '../../db/queries/entitlements';
 import { userNames } from '../../db/queries/membership';
 import { conflict, notFound } from '../../domain/errors';
-import { memberOnly, ownerOrOperator, pathTenant, tenantIdentity, userIdentity } from '../middleware/identity';
+import { asMember, asOwnerOfPathTenant } from '../middleware/identity';
 import {
   codeParam,
   createRouter,
@@ -25,8 +25,8 @@ import { revokeGrant, setGrant } from './grants-service';
 import { Grant, GrantBody, Level, Subscription, toIso } from './schemas';
 
 const tags = ['Access: subscriptions and grants'];
-const member = [userIdentity, tenantIdentity, memberOnly];
-const owner = [userIdentity, tenantIdentity, pathTenant, ownerOrOperator];
+const member = asMember;
+const owner = asOwnerOfPathTenant;
 const tc = z.object({ t: tenantParam, code: codeParam });
 const tuc = z.object({ t: tenantParam, u: userParam, code: codeParam });
 

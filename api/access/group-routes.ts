@@ -2,7 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { addGroupMember, removeGroupMember, roleGroupId } from '../../db/queries/membership';
 import { getMember, getRoleGroup, insertRoleGroup, listGroupMembers, listRoleGroups } from '../../db/queries/tenants';
 import { conflict, notFound } from '../../domain/errors';
-import { ownerOrOperator, pathTenant, tenantIdentity, userIdentity } from '../middleware/identity';
+import { asOwnerOfPathTenant } from '../middleware/identity';
 import {
   createRouter,
   jsonBody,
@@ -16,7 +16,7 @@ import { Group, GroupBody, GroupMember, toIso } from './schemas';
 import { requireMember } from './tenants-service';
 
 const tags = ['Access: candidate groups'];
-const owner = [userIdentity, tenantIdentity, pathTenant, ownerOrOperator];
+const owner = asOwnerOfPathTenant;
 const groupParam = z
   .string()
   .regex(/^[a-z0-9][a-z0-9_-]{0,62}$/)

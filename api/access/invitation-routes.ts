@@ -12,7 +12,7 @@ import {
 import { addGroupMember, ownerGroupId } from '../../db/queries/membership';
 import { insertMember } from '../../db/queries/tenants';
 import { AppError, conflict, notFound } from '../../domain/errors';
-import { ownerOrOperator, pathTenant, tenantIdentity, userIdentity } from '../middleware/identity';
+import { asOwnerOfPathTenant, userIdentity } from '../middleware/identity';
 import {
   createRouter,
   jsonBody,
@@ -25,7 +25,7 @@ import {
 import { Invitation, InvitationBody, InvitationCreated, toIso } from './schemas';
 
 const tags = ['Access: invitations'];
-const owner = [userIdentity, tenantIdentity, pathTenant, ownerOrOperator];
+const owner = asOwnerOfPathTenant;
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 function view(r: InvitationRow, now: Date) {

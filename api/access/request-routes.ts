@@ -4,7 +4,7 @@ import { listAccessRequests, type AccessRequestRow } from '../../db/queries/acce
 import { capabilityNames } from '../../db/queries/catalog';
 import { userNames } from '../../db/queries/membership';
 import { parseJsonBody } from '../body';
-import { memberOnly, ownerOrOperator, tenantIdentity, userIdentity } from '../middleware/identity';
+import { asMember, ownerOrOperator, tenantIdentity, userIdentity } from '../middleware/identity';
 import { createRouter, jsonBody, jsonContent, problemResponses, uuidParam } from '../openapi';
 import {
   approveAccessRequest,
@@ -15,7 +15,7 @@ import {
 import { AccessRequest, AccessRequestBody, ApproveBody, DenyBody, toIso, toIsoOrNull } from './schemas';
 
 const tags = ['Access: requests'];
-const member = [userIdentity, tenantIdentity, memberOnly];
+const member = asMember;
 const decider = [userIdentity, tenantIdentity, ownerOrOperator];
 const idParams = z.object({ id: uuidParam() });
 

@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { listAudit } from '../../db/queries/access-audit';
 import { listMembers } from '../../db/queries/tenants';
-import { ownerOrOperator, pathTenant, tenantIdentity, userIdentity } from '../middleware/identity';
+import { asOwnerOfPathTenant, tenantIdentity, userIdentity } from '../middleware/identity';
 import {
   createRouter,
   jsonBody,
@@ -15,7 +15,7 @@ import { AuditEntry, Member, MyAccess, RoleBody, Tenant, TenantBody, toIso } fro
 import { addMember, createTenant, grantOwnership, removeMember, revokeOwnership, setRole } from './tenants-service';
 
 const tags = ['Access: tenants, members and owners'];
-const owner = [userIdentity, tenantIdentity, pathTenant, ownerOrOperator];
+const owner = asOwnerOfPathTenant;
 const tu = z.object({ t: tenantParam, u: userParam });
 
 export function tenantRoutes() {

@@ -94,3 +94,8 @@ export const ownerOrOperator = createMiddleware<AppEnv>(async (c, next) => {
   }
   await next();
 });
+
+/** Middleware chains the access routes share. */
+export const asMember = [userIdentity, tenantIdentity, memberOnly];
+/** Owner-only routes addressed as /api/tenants/{t}/...: an owner of {t} or a platform operator. */
+export const asOwnerOfPathTenant = [userIdentity, tenantIdentity, pathTenant, ownerOrOperator];
