@@ -1,18 +1,20 @@
 /**
  * bench/documents: 25 MiB through the documents proxy against direct S3 calls, same run.
  *
- * - upload: POST /api/documents (multipart → busboy → SHA-256 → lib-storage multipart, then the
- *   GOVERNANCE retention call and finalize) vs one PutObject of the same bytes to the same S3;
+ * - upload: POST /api/documents (multipart → busboy → SHA-256 → S3 multipart with the first
+ *   part streamed, then the GOVERNANCE retention call and finalize) vs one PutObject of the same
+ *   bytes to the same S3, made with the server's own S3 client settings (checksums included);
  * - download: GET /api/documents/{id}/content (resolve, then the pinned version streamed) vs
  *   GetObject of the same object;
  * - memory: peak resident set of the server process while 8 uploads of 25 MiB run at once,
  *   above its idle RSS (after a warm-up and a full GC), sampled from /proc and VmHWM.
  *
+ * Medians of ROUNDS (env, default 9) pairs; within a pair the side that goes first alternates.
  * The server runs in a child process (bench/support/documents-server.ts) so its RSS is its own.
  * Real PostgreSQL (embedded unless DATABASE_URL) and S3 (embedded SeaweedFS unless
  * S3_ENDPOINT). Scanning off (the default). Prints exactly one JSON line. Bounded: ~1 min.
  *
- * Run: npx tsx bench/documents.bench.ts
+ * Run: npx tsx bench/documents.bench.ts   (S3_REQUEST_CHECKSUMS=when-required to compare that mode)
  */
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { fork, type ChildProcess } from 'node:child_process';
@@ -21,13 +23,15 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createDatabase } from '../db/client';
+import { loadSettings } from '../workers/config';
+import { createS3Client } from '../workers/runtime';
 import { settingDefs } from '../workers/settings';
 import { startBenchS3 } from './support/s3';
 import { startBenchDatabase } from './support/servers';
 
 const MIB = 1024 * 1024;
 const SIZE = 25 * MIB;
-const ROUNDS = 5;
+const ROUNDS = Number(process.env.ROUNDS ?? 9);
 const PARALLEL = 8;
 const GOAL_RATIO = 0.8;
 const GOAL_RSS_MIB = 150;
@@ -48,6 +52,14 @@ async function seed(url: string) {
   await sql`insert into capability_subscriptions (tenant_id, capability_code, status, updated_by) values (${TENANT}, 'FORMS', 'ACTIVE', 'bench')`;
   await sql`insert into capability_grants (tenant_id, user_id, capability_code, level, granted_by) values (${TENANT}, ${USER}, 'FORMS', 'read-write', 'bench')`;
   await close();
+}
+
+async function storedObjects(url: string, ids: string[]) {
+  const { sql, close } = createDatabase(url, { max: 1 });
+  const rows = await sql<{ id: string; key: string; version: string }[]>`
+    select id, tenant_id || '/' || storage_key as key, storage_version_id as version from documents where id = any(${ids})`;
+  await close();
+  return new Map(rows.map((r) => [r.id, { Key: r.key, VersionId: r.version }]));
 }
 
 function startChild(env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
@@ -127,7 +139,12 @@ try {
   const agent = new Agent({ keepAlive: true });
   const data = randomBytes(SIZE);
   const { body, contentType } = multipartBody(data);
-  const client = s3.client();
+  // The direct side uses the server's own S3 client settings (checksums included): like for like.
+  const client = createS3Client(loadSettings({ ...process.env, ...serverEnv }), {
+    endpoint: s3.endpoint,
+    accessKeyId: s3.accessKeyId,
+    secretAccessKey: s3.secretAccessKey,
+  });
 
   // node:http on the client for both directions, like the SDK's own handler on the direct side.
   const upload = () =>
@@ -166,19 +183,38 @@ try {
   await download(warmId);
   await client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: 'direct/warm', Body: data }));
 
-  log(`throughput: ${ROUNDS} rounds of 25 MiB each way, proxy and direct interleaved`);
+  log(`throughput: ${ROUNDS} rounds of 25 MiB up, then ${ROUNDS} down; proxy and direct interleaved, order alternating`);
   const t = { proxyUp: [] as number[], directUp: [] as number[], proxyDown: [] as number[], directDown: [] as number[] };
-  let lastId = warmId;
+  const pair = async (i: number, proxy: () => Promise<number>, direct: () => Promise<number>) => {
+    // Alternating which side goes first cancels what one request leaves the store doing for the next.
+    if (i % 2 === 0) return [await proxy(), await direct()];
+    const d = await direct();
+    return [await proxy(), d];
+  };
+  const ids: string[] = [];
   for (let i = 0; i < ROUNDS; i++) {
-    t.proxyUp.push(await timed(async () => (lastId = await upload())));
-    t.directUp.push(await timed(() => client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: `direct/obj-${i}`, Body: data }))));
-    t.proxyDown.push(await timed(() => download(lastId)));
-    t.directDown.push(
-      await timed(async () => {
-        const out = await client.send(new GetObjectCommand({ Bucket: s3.bucket, Key: `direct/obj-${i}` }));
-        if ((await drain(out.Body as AsyncIterable<Uint8Array>)) !== SIZE) throw new Error('short GetObject');
-      }),
+    const [p, d] = await pair(
+      i,
+      () => timed(async () => ids.push(await upload())),
+      () => timed(() => client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: `direct/obj-${i}`, Body: data }))),
     );
+    t.proxyUp.push(p!);
+    t.directUp.push(d!);
+  }
+  // The direct side reads the very object (key and version) the proxy serves.
+  const rows = await storedObjects(db.url, ids);
+  for (let i = 0; i < ROUNDS; i++) {
+    const [p, d] = await pair(
+      i,
+      () => timed(() => download(ids[i]!)),
+      () =>
+        timed(async () => {
+          const out = await client.send(new GetObjectCommand({ Bucket: s3.bucket, ...rows.get(ids[i]!)! }));
+          if ((await drain(out.Body as AsyncIterable<Uint8Array>)) !== SIZE) throw new Error('short GetObject');
+        }),
+    );
+    t.proxyDown.push(p!);
+    t.directDown.push(d!);
   }
 
   log(`memory: ${PARALLEL} concurrent 25 MiB uploads (default docstore.upload-concurrency)`);

@@ -86,6 +86,11 @@ export const settingDefs = {
   's3.access-key-id': def(optionalText, '', 'S3 access key id (embedded SeaweedFS supplies its own).', true),
   's3.secret-access-key': def(optionalText, '', 'S3 secret access key.', true),
   's3.force-path-style': def(bool, 'true', 'Path-style bucket addressing (needed by SeaweedFS and MinIO).'),
+  's3.request-checksums': def(
+    z.enum(['when-supported', 'when-required']),
+    'when-supported',
+    'CRC32 checksums on uploads (the AWS SDK default, `when-supported`: streamed parts go aws-chunked with a trailing checksum that S3 verifies), or only where an operation requires one (`when-required`: for S3-compatible stores without aws-chunked support; TLS and the SHA-256 on each document row remain).',
+  ),
   'internal.key': def(
     optionalText,
     '',
@@ -179,7 +184,7 @@ export const settingDefs = {
   'docstore.upload-concurrency': def(
     int(1, 1000),
     '4',
-    'Uploads streaming to S3 at once per API node (each holds up to ~20 MiB of part buffers); further uploads wait their turn.',
+    'Uploads streaming to S3 at once per API node (a streamed one holds a few hundred KiB, a chunked one up to ~20 MiB of part buffers); further uploads wait their turn.',
   ),
   'docstore.sse': def(z.enum(['none', 'AES256']), 'none', 'Server-side encryption of stored documents: `none` or `AES256` (SSE-S3).'),
   'docstore.retention-purge.enabled': def(bool, 'false', 'Create (or resume) the Temporal Schedule of the retentionPurge workflow at worker start-up.'),

@@ -1,8 +1,9 @@
 /**
- * Bounds how many uploads stream to S3 at once on this node. Each streaming upload holds up to
- * about four 5 MiB part buffers (the one filling, its copy, two in flight), so the limit bounds
- * a node's upload memory to roughly 20 MiB × `docstore.upload-concurrency`, whatever the load.
- * Waiting uploads are not read (TCP back-pressure holds their bodies at the client).
+ * Bounds how many uploads stream to S3 at once on this node. An upload whose first part streams
+ * (it came with a Content-Length) holds a few hundred KiB; one that goes through lib-storage
+ * (chunked, or under 5 MiB) up to about four 5 MiB part buffers (the one filling, its copy, two in
+ * flight). The limit bounds a node's upload memory to at most ~20 MiB × `docstore.upload-concurrency`,
+ * whatever the load. Waiting uploads are not read (TCP back-pressure holds their bodies at the client).
  */
 export class UploadSlots {
   private active = 0;

@@ -1,11 +1,13 @@
 // POST /api/documents: multipart → busboy → ByteCounter (SHA-256, size, cap) → S3 multipart
-// upload. Nothing is buffered whole, nothing touches the disk. The metadata fields must come
-// before the file part: the registry's guard runs on them before a single byte is stored.
+// upload, its first part streamed when the Content-Length vouches for its length. Nothing is
+// buffered whole, nothing touches the disk. The metadata fields must come before the file
+// part: the registry's guard runs on them before a single byte is stored.
 import busboy from 'busboy';
 import type { Context } from 'hono';
 import { Readable } from 'node:stream';
 import { ByteCounter, SizeLimitExceeded } from '../../domain/documents/byte-counter';
 import { AppError, badRequest } from '../../domain/errors';
+import { HeadNotReached } from '../../integrations/docstore/head-split';
 import { physicalKey } from '../../integrations/docstore/object-store';
 import { settleStoredObject } from '../../integrations/docstore/settle';
 import type { AppEnv } from '../env';
@@ -34,6 +36,7 @@ export async function uploadDocument(c: Context<AppEnv>, rt: DocumentsRuntime): 
   const log = c.get('log');
 
   const source = requestBody(c);
+  let fed = 0;
   let parser: busboy.Busboy;
   try {
     parser = busboy({
@@ -69,7 +72,7 @@ export async function uploadDocument(c: Context<AppEnv>, rt: DocumentsRuntime): 
         return;
       }
       fileSeen = true;
-      storeFile(name, stream, info).then(resolveHandled, rejectHandled);
+      storeFile(name, stream, info, guaranteedFileBytes(declared, fed, contentType)).then(resolveHandled, rejectHandled);
     });
     for (const limit of ['filesLimit', 'fieldsLimit', 'partsLimit']) {
       parser.on(limit, () => (lateError ??= badRequest('too-many-parts', 'One file part and at most ten fields')));
@@ -89,9 +92,14 @@ export async function uploadDocument(c: Context<AppEnv>, rt: DocumentsRuntime): 
     },
   );
   source.on('error', (err) => parser.destroy(err));
+  // Request bytes handed to the parser so far: when the file part starts, Content-Length minus
+  // this (and the closing boundary) is a lower bound on the file's size, which lets the first
+  // S3 part stream without being collected. Listening before pipe() counts a chunk by the time
+  // the parser sees it; chunks the parser has not reached yet only lower the bound.
+  source.on('data', (chunk: Buffer) => (fed += chunk.length));
   source.pipe(parser);
 
-  async function storeFile(name: string, file: Readable, info: busboy.FileInfo): Promise<Response> {
+  async function storeFile(name: string, file: Readable, info: busboy.FileInfo, knownMinBytes: number): Promise<Response> {
     const drain = () => file.resume();
     try {
       if (name !== 'file') throw badRequest('file-part-name', 'The file part must be named "file"');
@@ -116,15 +124,21 @@ export async function uploadDocument(c: Context<AppEnv>, rt: DocumentsRuntime): 
       let versionId: string;
       const release = await rt.uploadSlots.acquire();
       try {
-        ({ versionId } = await store.upload(key, counter, type));
+        ({ versionId } = await store.upload(key, counter, type, knownMinBytes));
         await parsed;
         if (lateError) throw lateError;
       } catch (err) {
         drain();
         await rt.discard(caller, auth.docId, auth.version, log);
         if (err instanceof SizeLimitExceeded || counter.bytesSeen > maxBytes) throw tooLarge(maxBytes);
+        // The file ended before its promised length: what followed it names the error.
+        if (err instanceof HeadNotReached) await parsed.catch(() => {});
         if (parseError) throw parseError;
+        if (lateError) throw lateError;
         if (err instanceof AppError) throw err;
+        if (err instanceof HeadNotReached) {
+          throw badRequest('multipart-trailing-data', `More than ${ENVELOPE_BYTES} bytes follow the file part; the file must be the last part`);
+        }
         log.warn({ docId: auth.docId, err: (err as Error).message }, 'upload to storage failed');
         throw new AppError('storage-unavailable', 503, 'Object storage did not accept the upload');
       } finally {
@@ -152,6 +166,17 @@ export async function uploadDocument(c: Context<AppEnv>, rt: DocumentsRuntime): 
   }
 
   return handled;
+}
+
+/**
+ * How many bytes the file part surely has, from the request's Content-Length: what is left
+ * after the bytes already fed to the parser, less the closing delimiter (`\r\n--boundary--\r\n`;
+ * the boundary is shorter than the Content-Type header that carries it) and an epilogue of up to
+ * ENVELOPE_BYTES. 0 when the request has no Content-Length (chunked).
+ */
+function guaranteedFileBytes(declared: number, fed: number, contentType: string): number {
+  if (!Number.isFinite(declared)) return 0;
+  return Math.max(0, declared - fed - (contentType.length + 8) - ENVELOPE_BYTES);
 }
 
 /** The raw Node request when served by @hono/node-server (no web-stream hop), else the fetch body. */

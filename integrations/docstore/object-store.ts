@@ -13,6 +13,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { Readable } from 'node:stream';
 import { s3RangeHeader } from '../../domain/documents/range';
 import type { RetentionMode } from '../../domain/documents/retention';
+import { MAX_PART_BYTES, MIN_STREAMED_HEAD_BYTES, streamedUpload } from './streamed-upload';
 
 /** 5 MiB is S3's smallest part; two in flight keep 8 parallel 25 MiB uploads well inside the memory goal. */
 const PART_BYTES = 5 * 1024 * 1024;
@@ -39,24 +40,28 @@ export class DocumentObjectStore {
   constructor(readonly o: ObjectStoreOptions) {}
 
   /**
-   * Streams `body` into a multipart upload. When the body fails (size cap, client gone), the
-   * multipart upload is aborted before this rejects, so nothing is kept.
+   * Streams `body` into S3. When at least `knownMinBytes` are sure to come (5 MiB or more),
+   * those bytes stream straight through as the first part (streamedUpload); otherwise — a small
+   * file, or no Content-Length — lib-storage collects 5 MiB parts. When the body fails (size
+   * cap, client gone), the multipart upload is aborted before this rejects, so nothing is kept.
    */
-  async upload(key: string, body: Readable, contentType: string): Promise<StoredObject> {
-    const upload = new Upload({
-      client: this.o.s3,
-      params: {
-        Bucket: this.o.bucket,
-        Key: key,
-        Body: body,
-        ContentType: contentType,
-        ...(this.o.sse === 'AES256' ? { ServerSideEncryption: 'AES256' as const } : {}),
-      },
-      partSize: PART_BYTES,
-      queueSize: QUEUE_SIZE,
-      leavePartsOnError: false,
-    });
-    const result = await upload.done();
+  async upload(key: string, body: Readable, contentType: string, knownMinBytes = 0): Promise<StoredObject> {
+    const params = {
+      Bucket: this.o.bucket,
+      Key: key,
+      ContentType: contentType,
+      ...(this.o.sse === 'AES256' ? { ServerSideEncryption: 'AES256' as const } : {}),
+    };
+    const result =
+      knownMinBytes >= MIN_STREAMED_HEAD_BYTES
+        ? await streamedUpload(this.o.s3, params, body, Math.min(knownMinBytes, MAX_PART_BYTES))
+        : await new Upload({
+            client: this.o.s3,
+            params: { ...params, Body: body },
+            partSize: PART_BYTES,
+            queueSize: QUEUE_SIZE,
+            leavePartsOnError: false,
+          }).done();
     if (!result.VersionId) throw new Error('the bucket did not return a version id: versioning must be enabled');
     return { versionId: result.VersionId };
   }

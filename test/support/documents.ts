@@ -1,20 +1,21 @@
 // Helpers for the documents tests: real S3 (the run's SeaweedFS), multipart bodies (buffered
 // or streamed without Content-Length), and a recorder of every response the tests receive,
 // so each file can prove that none of them carried a storage key.
-import { S3Client } from '@aws-sdk/client-s3';
+import { S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
 import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
 import { documents } from '../../db/schema/documents';
 import type { TestContext, Who } from './app';
 import { servers } from './servers';
 
-export function testS3Client(): S3Client {
+export function testS3Client(extra: Partial<S3ClientConfig> = {}): S3Client {
   const s3 = servers().s3;
   return new S3Client({
     endpoint: s3.endpoint,
     region: s3.region,
     forcePathStyle: true,
     credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
+    ...extra,
   });
 }
 
@@ -86,6 +87,8 @@ export interface MultipartSpec {
   file?: FilePart;
   /** Put these fields after the file part. */
   trailingFields?: Record<string, string>;
+  /** Bytes after the closing delimiter (RFC 2046 lets a body end with an epilogue). */
+  epilogue?: string;
 }
 
 export function multipart(spec: MultipartSpec): { head: Buffer; data: Buffer; tail: Buffer; contentType: string; length: number } {
@@ -100,7 +103,7 @@ export function multipart(spec: MultipartSpec): { head: Buffer; data: Buffer; ta
     data = f.data;
   }
   const trailing = Object.entries(spec.trailingFields ?? {}).map(([k, v]) => field(k, v)).join('');
-  const tail = Buffer.from(`${spec.file ? '\r\n' : ''}${trailing}--${boundary}--\r\n`);
+  const tail = Buffer.from(`${spec.file ? '\r\n' : ''}${trailing}--${boundary}--\r\n${spec.epilogue ?? ''}`);
   const h = Buffer.from(head, 'utf8');
   return { head: h, data, tail, contentType: `multipart/form-data; boundary=${boundary}`, length: h.length + data.length + tail.length };
 }
