@@ -9,7 +9,11 @@
  * - memory: peak resident set of the server process while 8 uploads of 25 MiB run at once,
  *   above its idle RSS (after a warm-up and a full GC), sampled from /proc and VmHWM.
  *
- * Medians of ROUNDS (env, default 9) pairs; within a pair the side that goes first alternates.
+ * - pass-through: the same transfers through a bare node:http server in its own process
+ *   (bench/support/passthrough-server.ts: raw body → one PutObject, GetObject → response), the
+ *   ceiling any streaming proxy reaches on this machine; reported as passThroughRatio.
+ *
+ * Medians of ROUNDS (env, default 9) rounds; which side goes first rotates.
  * The server runs in a child process (bench/support/documents-server.ts) so its RSS is its own.
  * Real PostgreSQL (embedded unless DATABASE_URL) and S3 (embedded SeaweedFS unless
  * S3_ENDPOINT). Scanning off (the default). Prints exactly one JSON line. Bounded: ~1 min.
@@ -39,6 +43,7 @@ const DEFAULT_UPLOAD_CONCURRENCY = Number(settingDefs['docstore.upload-concurren
 const TENANT = 'bench-docs';
 const USER = 'bench-writer';
 const CHILD = fileURLToPath(new URL('./support/documents-server.ts', import.meta.url));
+const PASSTHROUGH = fileURLToPath(new URL('./support/passthrough-server.ts', import.meta.url));
 
 const log = (m: string) => process.stderr.write(`[documents] ${m}\n`);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -62,8 +67,8 @@ async function storedObjects(url: string, ids: string[]) {
   return new Map(rows.map((r) => [r.id, { Key: r.key, VersionId: r.version }]));
 }
 
-function startChild(env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
-  const child = fork(CHILD, [], {
+function startChild(env: Record<string, string>, script = CHILD): Promise<{ child: ChildProcess; port: number }> {
+  const child = fork(script, [], {
     execArgv: ['--expose-gc', '--import', 'tsx'],
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
@@ -119,6 +124,7 @@ async function measureMemory(server: ChildProcess, base: string, body: Buffer, c
 const [db, s3] = await Promise.all([startBenchDatabase(), startBenchS3()]);
 let child: ChildProcess | undefined;
 let extraChild: ChildProcess | undefined;
+let passChild: ChildProcess | undefined;
 let serverEnv: Record<string, string> = {};
 try {
   await seed(db.url);
@@ -135,6 +141,9 @@ try {
   const server = await startChild(serverEnv);
   child = server.child;
   const base = `http://127.0.0.1:${server.port}`;
+  const pass = await startChild(serverEnv, PASSTHROUGH);
+  passChild = pass.child;
+  const passBase = `http://127.0.0.1:${pass.port}`;
   const headers = { 'X-User-Id': USER, 'X-Tenant-Id': TENANT };
   const agent = new Agent({ keepAlive: true });
   const data = randomBytes(SIZE);
@@ -172,6 +181,19 @@ try {
         drain(res).then((n) => (res.statusCode === 200 && n === SIZE ? resolve() : reject(new Error(`download answered ${res.statusCode}`))), reject);
       }).on('error', reject);
     });
+  const passThrough = (method: 'PUT' | 'GET', key: string, version?: string) =>
+    new Promise<void>((resolve, reject) => {
+      const query = new URLSearchParams({ key, ...(version ? { version } : {}) });
+      const req = request(`${passBase}/?${query}`, { method, agent, headers: method === 'PUT' ? { 'Content-Length': data.length } : {} }, (res) => {
+        drain(res).then((n) => {
+          const ok = method === 'PUT' ? res.statusCode === 204 : res.statusCode === 200 && n === SIZE;
+          if (ok) resolve();
+          else reject(new Error(`pass-through ${method} answered ${res.statusCode}`));
+        }, reject);
+      });
+      req.on('error', reject);
+      req.end(method === 'PUT' ? data : undefined);
+    });
   const timed = async (fn: () => Promise<unknown>) => {
     const t = performance.now();
     await fn();
@@ -183,37 +205,43 @@ try {
   await download(warmId);
   await client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: 'direct/warm', Body: data }));
 
-  log(`throughput: ${ROUNDS} rounds of 25 MiB up, then ${ROUNDS} down; proxy and direct interleaved, order alternating`);
-  const t = { proxyUp: [] as number[], directUp: [] as number[], proxyDown: [] as number[], directDown: [] as number[] };
-  const pair = async (i: number, proxy: () => Promise<number>, direct: () => Promise<number>) => {
-    // Alternating which side goes first cancels what one request leaves the store doing for the next.
-    if (i % 2 === 0) return [await proxy(), await direct()];
-    const d = await direct();
-    return [await proxy(), d];
+  log(`throughput: ${ROUNDS} rounds of 25 MiB up, then ${ROUNDS} down; proxy, pass-through and direct interleaved`);
+  const t = { proxyUp: [] as number[], passUp: [] as number[], directUp: [] as number[], proxyDown: [] as number[], passDown: [] as number[], directDown: [] as number[] };
+  // Rotating which side goes first cancels what one request leaves the store doing for the next.
+  const rotate = async (i: number, sides: Array<() => Promise<number>>) => {
+    const times = new Array<number>(sides.length);
+    for (let k = 0; k < sides.length; k++) {
+      const at = (i + k) % sides.length;
+      times[at] = await sides[at]!();
+    }
+    return times;
   };
   const ids: string[] = [];
   for (let i = 0; i < ROUNDS; i++) {
-    const [p, d] = await pair(
-      i,
+    const [p, q, d] = await rotate(i, [
       () => timed(async () => ids.push(await upload())),
+      () => timed(() => passThrough('PUT', `pass/obj-${i}`)),
       () => timed(() => client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: `direct/obj-${i}`, Body: data }))),
-    );
+    ]);
     t.proxyUp.push(p!);
+    t.passUp.push(q!);
     t.directUp.push(d!);
   }
-  // The direct side reads the very object (key and version) the proxy serves.
+  // Every side reads the very object (key and version) the proxy serves.
   const rows = await storedObjects(db.url, ids);
   for (let i = 0; i < ROUNDS; i++) {
-    const [p, d] = await pair(
-      i,
+    const stored = rows.get(ids[i]!)!;
+    const [p, q, d] = await rotate(i, [
       () => timed(() => download(ids[i]!)),
+      () => timed(() => passThrough('GET', stored.Key, stored.VersionId)),
       () =>
         timed(async () => {
-          const out = await client.send(new GetObjectCommand({ Bucket: s3.bucket, ...rows.get(ids[i]!)! }));
+          const out = await client.send(new GetObjectCommand({ Bucket: s3.bucket, ...stored }));
           if ((await drain(out.Body as AsyncIterable<Uint8Array>)) !== SIZE) throw new Error('short GetObject');
         }),
-    );
+    ]);
     t.proxyDown.push(p!);
+    t.passDown.push(q!);
     t.directDown.push(d!);
   }
 
@@ -226,8 +254,12 @@ try {
   client.destroy();
   agent.destroy();
 
-  const up = { proxy: mbps(SIZE, median(t.proxyUp)), direct: mbps(SIZE, median(t.directUp)) };
-  const down = { proxy: mbps(SIZE, median(t.proxyDown)), direct: mbps(SIZE, median(t.directDown)) };
+  const side = (proxy: number[], passThrough: number[], direct: number[]) => {
+    const [p, q, d] = [mbps(SIZE, median(proxy)), mbps(SIZE, median(passThrough)), mbps(SIZE, median(direct))];
+    return { proxyMBps: round(p), passThroughMBps: round(q), directMBps: round(d), ratio: round(p / d), passThroughRatio: round(q / d), ratioToPassThrough: round(p / q) };
+  };
+  const up = side(t.proxyUp, t.passUp, t.directUp);
+  const down = side(t.proxyDown, t.passDown, t.directDown);
   const aboveIdleMiB = (limited.peak - limited.idle) / MIB;
   const mem = (m: typeof limited, concurrency: number) => ({
     uploadConcurrency: concurrency,
@@ -240,16 +272,16 @@ try {
     bench: 'documents',
     sizeMiB: SIZE / MIB,
     rounds: ROUNDS,
-    upload: { proxyMBps: round(up.proxy), directPutObjectMBps: round(up.direct), ratio: round(up.proxy / up.direct) },
-    download: { proxyMBps: round(down.proxy), directGetObjectMBps: round(down.direct), ratio: round(down.proxy / down.direct) },
+    upload: up,
+    download: down,
     memory: { concurrentUploads: PARALLEL, ...mem(limited, DEFAULT_UPLOAD_CONCURRENCY), noWaiting: mem(unlimited, PARALLEL) },
     goals: { ratio: GOAL_RATIO, aboveIdleMiB: GOAL_RSS_MIB },
-    pass: up.proxy / up.direct >= GOAL_RATIO && down.proxy / down.direct >= GOAL_RATIO && aboveIdleMiB < GOAL_RSS_MIB,
+    pass: up.ratio >= GOAL_RATIO && down.ratio >= GOAL_RATIO && aboveIdleMiB < GOAL_RSS_MIB,
   };
   process.stdout.write(`${JSON.stringify(result)}\n`);
 } finally {
-  for (const c of [child, extraChild]) c?.disconnect();
+  for (const c of [child, extraChild, passChild]) c?.disconnect();
   await new Promise((r) => setTimeout(r, 300));
-  for (const c of [child, extraChild]) c?.kill();
+  for (const c of [child, extraChild, passChild]) c?.kill();
   await Promise.all([db.stop(), s3.stop()]);
 }
