@@ -16,6 +16,7 @@ import { invalidateAccessCacheAfterWrite } from './middleware/access-cache-inval
 import { onError, onNotFound } from './middleware/errors';
 import { phoneRoutes } from './phone/routes';
 import { requestContext } from './middleware/request-context';
+import { registerSecuritySchemes } from './openapi-security';
 
 /** The only place routes are mounted. */
 export function createApp(deps: AppDeps) {
@@ -38,7 +39,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', calendarRoutes());
   app.route('/', docsRoutes());
 
-  registerSecuritySchemes(app);
+  registerSecuritySchemes(app.openAPIRegistry);
   app.doc31('/openapi.json', {
     openapi: '3.1.0',
     info: {
@@ -53,11 +54,4 @@ export function createApp(deps: AppDeps) {
     },
   });
   return app;
-}
-
-function registerSecuritySchemes(app: OpenAPIHono<AppEnv>) {
-  const reg = app.openAPIRegistry;
-  reg.registerComponent('securitySchemes', 'UserId', { type: 'apiKey', in: 'header', name: 'X-User-Id' });
-  reg.registerComponent('securitySchemes', 'TenantId', { type: 'apiKey', in: 'header', name: 'X-Tenant-Id' });
-  reg.registerComponent('securitySchemes', 'InternalKey', { type: 'apiKey', in: 'header', name: 'X-Internal-Key' });
 }

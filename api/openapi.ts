@@ -1,10 +1,14 @@
-import { OpenAPIHono, z } from '@hono/zod-openapi';
+import { OpenAPIHono, type RouteConfig, z } from '@hono/zod-openapi';
 import { AppError } from '../domain/errors';
 import type { AppEnv } from './env';
+import { securityOf } from './openapi-security';
 
-/** Every router shares this hook: a failed zod validation becomes a 400 problem naming the fields. */
+/**
+ * Every router shares this hook: a failed zod validation becomes a 400 problem naming the fields.
+ * Each route's `security` is documented from its middleware chain unless the route names it.
+ */
 export function createRouter() {
-  return new OpenAPIHono<AppEnv>({
+  const app = new OpenAPIHono<AppEnv>({
     defaultHook: (result) => {
       if (!result.success) {
         const errors = result.error.issues.map((i) => ({
@@ -22,6 +26,10 @@ export function createRouter() {
       return undefined;
     },
   });
+  const register = app.openapi.bind(app);
+  app.openapi = ((route: RouteConfig, ...rest: unknown[]) =>
+    (register as (...args: unknown[]) => unknown)({ ...route, security: route.security ?? securityOf(route.middleware) }, ...rest)) as typeof app.openapi;
+  return app;
 }
 
 export const ProblemSchema = z

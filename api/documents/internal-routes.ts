@@ -25,7 +25,6 @@ import { sealStorageKey } from './storage-ticket';
 
 const tags = ['Documents: registry (internal)'];
 const middleware = [internalKey, userIdentity, tenantIdentity];
-const security = [{ InternalKey: [], TenantId: [], UserId: [] }];
 const docParams = z.object({ docId: uuidParam('docId') });
 const IfMatch = z.object({
   'if-match': z.string().optional().openapi({ description: 'Expected document version, e.g. "3"' }),
@@ -43,7 +42,6 @@ export function documentRegistryRoutes(registry: DocumentRegistry) {
       method: 'post',
       path: '/api/internal/documents/authorize',
       tags,
-      security,
       summary: 'Create a PENDING document (guard: capability write plus task or process context); returns docId and a sealed storage key',
       middleware,
       request: { body: jsonBody(AuthorizeBody) },
@@ -61,7 +59,6 @@ export function documentRegistryRoutes(registry: DocumentRegistry) {
       method: 'post',
       path: '/api/internal/documents/{docId}/finalize',
       tags,
-      security,
       summary: 'PENDING → READY (or QUARANTINED, or PENDING with a durable scan retry) with size and SHA-256',
       middleware,
       request: { params: docParams, body: jsonBody(FinalizeBody) },
@@ -75,7 +72,6 @@ export function documentRegistryRoutes(registry: DocumentRegistry) {
       method: 'post',
       path: '/api/internal/documents/{docId}/resolve',
       tags,
-      security,
       summary: 'Gated resolve for download (guard: read): 409 not READY, 423 QUARANTINED',
       middleware,
       request: { params: docParams },
@@ -93,7 +89,6 @@ export function documentRegistryRoutes(registry: DocumentRegistry) {
       method: 'get',
       path: '/api/internal/documents/{docId}',
       tags,
-      security,
       summary: 'Document metadata (guard: read)',
       middleware,
       request: { params: docParams },
@@ -107,7 +102,6 @@ export function documentRegistryRoutes(registry: DocumentRegistry) {
       method: 'get',
       path: '/api/internal/documents',
       tags,
-      security,
       summary: 'List by processRef, by taskId, or by capability with ownerEntityId; filtered by read permission; paged',
       middleware,
       request: { query: ListQuery },
@@ -124,7 +118,6 @@ export function documentRegistryRoutes(registry: DocumentRegistry) {
       method: 'delete',
       path: '/api/internal/documents/{docId}',
       tags,
-      security,
       summary: 'Soft delete (guard: write); returns the sealed storage key and the hard-delete signal',
       middleware,
       request: { params: docParams, headers: IfMatch },
@@ -145,7 +138,6 @@ export function documentRegistryRoutes(registry: DocumentRegistry) {
       method: 'post',
       path: '/api/internal/documents/process-started',
       tags,
-      security,
       summary: 'Backfill processInstanceId for a processRef (and record the process as a context)',
       middleware,
       request: { body: jsonBody(ProcessStartedBody) },

@@ -3,6 +3,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { tenantIdentity, userIdentity } from '../middleware/identity';
 import { createRouter, jsonBody, jsonContent, problemResponses, ProblemSchema, uuidParam } from '../openapi';
+import { securityOf } from '../openapi-security';
 import { downloadDocument } from './download';
 import { ifMatchVersion, listSelector, registryCaller } from './request-parts';
 import type { DocumentsRuntime } from './runtime';
@@ -10,8 +11,7 @@ import { DocumentPage, DocumentView, ListQuery, ProcessStartedBody, ProcessStart
 import { uploadDocument } from './upload';
 
 const tags = ['Documents'];
-const identity = [userIdentity, tenantIdentity];
-const security = [{ TenantId: [], UserId: [] }];
+const identity = [userIdentity, tenantIdentity]; // the upload below mounts the same two
 const docParams = z.object({ docId: uuidParam('docId') });
 
 export function documentProxyRoutes(rt: DocumentsRuntime) {
@@ -23,11 +23,12 @@ export function documentProxyRoutes(rt: DocumentsRuntime) {
     method: 'post',
     path: '/api/documents',
     tags,
-    security,
+    security: securityOf(identity),
     summary: 'Upload a file (multipart: the fields, then the part "file"); 201 with the document view',
     description:
       'Fields must precede the file part: the guard (capability write plus task or process context) runs on them before any byte is stored. ' +
-      'The size cap `docstore.max-bytes` is counted on the stream (with or without Content-Length): 413 and the S3 upload aborted.',
+      'The size cap `docstore.max-bytes` is counted on the stream (with or without Content-Length): 413 and the S3 upload aborted. ' +
+      'With a Content-Length the file streams to S3 as it arrives; the file part must then end the body (an epilogue above 64 KiB: 400 `multipart-trailing-data`).',
     request: {
       body: {
         required: true,
@@ -43,7 +44,6 @@ export function documentProxyRoutes(rt: DocumentsRuntime) {
       method: 'get',
       path: '/api/documents/{docId}/content',
       tags,
-      security,
       summary: 'Stream the bytes; one Range gives 206, several give 200 with the whole body',
       middleware: identity,
       request: {
@@ -65,7 +65,6 @@ export function documentProxyRoutes(rt: DocumentsRuntime) {
       method: 'get',
       path: '/api/documents/{docId}',
       tags,
-      security,
       summary: 'Document metadata (guard: read)',
       middleware: identity,
       request: { params: docParams },
@@ -79,7 +78,6 @@ export function documentProxyRoutes(rt: DocumentsRuntime) {
       method: 'get',
       path: '/api/documents',
       tags,
-      security,
       summary: "List a case file (processRef), a task (taskId) or an owner's documents (capability + ownerEntityId); filtered by read permission; paged",
       middleware: identity,
       request: { query: ListQuery },
@@ -96,7 +94,6 @@ export function documentProxyRoutes(rt: DocumentsRuntime) {
       method: 'delete',
       path: '/api/documents/{docId}',
       tags,
-      security,
       summary: 'Soft delete in the registry, then drop the object (delete marker when retained, purge when never retained)',
       middleware: identity,
       request: {
@@ -124,7 +121,6 @@ export function documentProxyRoutes(rt: DocumentsRuntime) {
       method: 'post',
       path: '/api/documents/process-started',
       tags,
-      security,
       summary: 'Backfill processInstanceId for a processRef (needs a read-write grant on a document capability)',
       middleware: identity,
       request: { body: jsonBody(ProcessStartedBody) },

@@ -11,6 +11,7 @@ import {
 import { AppError, badRequest } from '../../domain/errors';
 import type { AppDeps } from '../deps';
 import type { AppEnv } from '../env';
+import { accepts } from '../openapi-security';
 import { userIdentity } from './identity';
 
 export const BASIC_CHALLENGE = 'Basic realm="tenant-capability-platform", charset="UTF-8"';
@@ -58,7 +59,7 @@ async function authenticate(deps: AppDeps, creds: BasicCredentials, tenantId: st
  * identity is never picked silently. Another scheme in Authorization (a gateway's bearer
  * token) is ignored. A client of another tenant than X-Tenant-Id is refused like a wrong secret.
  */
-export const basicOrGatewayIdentity = createMiddleware<AppEnv>(async (c, next) => {
+export const basicOrGatewayIdentity = accepts(createMiddleware<AppEnv>(async (c, next) => {
   const creds = parseBasicAuthorization(c.req.header('Authorization'));
   const gatewayUser = c.req.header('X-User-Id');
   if (creds === undefined) {
@@ -77,4 +78,4 @@ export const basicOrGatewayIdentity = createMiddleware<AppEnv>(async (c, next) =
   }
   c.set('userId', creds.clientId);
   await next();
-});
+}), ['UserId'], ['ApiClient']);

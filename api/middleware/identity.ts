@@ -3,6 +3,7 @@ import { loadCallerSnapshot } from '../../db/queries/caller-snapshot';
 import { upsertUserDirectory } from '../../db/queries/membership';
 import { AppError, forbidden } from '../../domain/errors';
 import type { AppEnv } from '../env';
+import { accepts } from '../openapi-security';
 import { TENANT_ID, USER_ID } from '../openapi';
 
 const NAME = /^[^\u0000-\u001f\u007f]{1,200}$/;
@@ -32,7 +33,7 @@ function optionalHeader(c: { req: { header(n: string): string | undefined } }, n
 }
 
 /** X-User-Id (asserted by the gateway) is required; X-User-Name / X-User-Email refresh the directory. */
-export const userIdentity = createMiddleware<AppEnv>(async (c, next) => {
+export const userIdentity = accepts(createMiddleware<AppEnv>(async (c, next) => {
   const userId = readHeader(c, 'X-User-Id', USER_ID);
   const name = optionalHeader(c, 'X-User-Name', NAME);
   const email = optionalHeader(c, 'X-User-Email', EMAIL);
@@ -46,13 +47,13 @@ export const userIdentity = createMiddleware<AppEnv>(async (c, next) => {
   }
   c.set('userId', userId);
   await next();
-});
+}), ['UserId']);
 
 /**
  * Tenant routes: X-Tenant-Id names the tenant. An unknown tenant is 404; a caller who is not a
  * member is 403 `not-a-member`, except platform operators, who administer every tenant.
  */
-export const tenantIdentity = createMiddleware<AppEnv>(async (c, next) => {
+export const tenantIdentity = accepts(createMiddleware<AppEnv>(async (c, next) => {
   const tenantId = readHeader(c, 'X-Tenant-Id', TENANT_ID);
   const userId = c.get('userId');
   const { db, settings, accessCache } = c.get('deps');
@@ -68,7 +69,7 @@ export const tenantIdentity = createMiddleware<AppEnv>(async (c, next) => {
   const { isMember, isOwner, isOperator } = facts;
   c.set('caller', { tenantId, userId, isMember, isOwner, isOperator, snapshot: facts });
   await next();
-});
+}), ['TenantId']);
 
 /** Only members themselves (operators who are not members have no personal access here). */
 export const memberOnly = createMiddleware<AppEnv>(async (c, next) => {

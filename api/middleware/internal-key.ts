@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { createMiddleware } from 'hono/factory';
 import { AppError } from '../../domain/errors';
 import type { AppEnv } from '../env';
+import { accepts } from '../openapi-security';
 
 const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
 
@@ -18,7 +19,7 @@ export function sameSecret(given: string, expected: string): boolean {
  * - missing or wrong header: 401 `internal-key-invalid`.
  * The key is never logged (workers/logger.ts redacts the header).
  */
-export const internalKey = createMiddleware<AppEnv>(async (c, next) => {
+export const internalKey = accepts(createMiddleware<AppEnv>(async (c, next) => {
   const expected = c.get('deps').settings['internal.key'];
   if (expected === undefined || expected.trim() === '') {
     throw new AppError('internal-api-disabled', 403, 'Internal routes are disabled: no internal key is configured');
@@ -28,4 +29,4 @@ export const internalKey = createMiddleware<AppEnv>(async (c, next) => {
     throw new AppError('internal-key-invalid', 401, 'Header X-Internal-Key is missing or wrong');
   }
   await next();
-});
+}), ['InternalKey']);

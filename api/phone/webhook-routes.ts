@@ -60,11 +60,6 @@ const WebhookAnswer = z
 export function webhookRoutes() {
   const app = createRouter();
   const warn = warningThrottle();
-  app.openAPIRegistry.registerComponent('securitySchemes', 'VoiceSecret', {
-    type: 'apiKey',
-    in: 'header',
-    name: 'X-Voice-Secret',
-  });
 
   app.openapi(
     createRoute({

@@ -1,0 +1,46 @@
+// The credentials a route needs, documented from the middleware that checks them: createRouter
+// fills each operation's `security` from its middleware chain, so the OpenAPI document cannot
+// drift from what the routes enforce. Middleware that establishes an identity declares here the
+// credentials it accepts (each alternative a set of schemes); a route needs all of its
+// middleware's, so the chain's requirement is the product of their alternatives.
+import type { OpenAPIHono } from '@hono/zod-openapi';
+
+export type SecurityRequirement = Record<string, string[]>;
+
+export const SECURITY_SCHEMES = {
+  UserId: { type: 'apiKey', in: 'header', name: 'X-User-Id', description: 'The calling user, asserted by the gateway.' },
+  TenantId: { type: 'apiKey', in: 'header', name: 'X-Tenant-Id', description: 'The tenant acted in, asserted by the gateway.' },
+  ApiClient: {
+    type: 'http',
+    scheme: 'basic',
+    description: 'A tenant API client (`POST /api/tenants/{t}/api-clients`): client id and secret; together with X-Tenant-Id.',
+  },
+  InternalKey: { type: 'apiKey', in: 'header', name: 'X-Internal-Key', description: 'Shared secret of platform services (setting `internal.key`).' },
+  VoiceSecret: { type: 'apiKey', in: 'header', name: 'X-Voice-Secret', description: 'Shared secret of the voice provider (setting `phone.webhook-secret`).' },
+} as const;
+
+export type SchemeName = keyof typeof SECURITY_SCHEMES;
+
+const accepted = new WeakMap<object, SchemeName[][]>();
+
+/** Marks `middleware` as accepting any one of `alternatives` (each a set of schemes). */
+export function accepts<T extends object>(middleware: T, ...alternatives: SchemeName[][]): T {
+  accepted.set(middleware, alternatives);
+  return middleware;
+}
+
+/** What a middleware chain requires; [] when none of it checks credentials (a public route). */
+export function securityOf(chain: unknown): SecurityRequirement[] {
+  const list: unknown[] = Array.isArray(chain) ? chain : chain ? [chain] : [];
+  let combos: SchemeName[][] = [[]];
+  for (const middleware of list) {
+    const alternatives = typeof middleware === 'function' ? accepted.get(middleware) : undefined;
+    if (!alternatives) continue;
+    combos = combos.flatMap((combo) => alternatives.map((alt) => [...new Set([...combo, ...alt])]));
+  }
+  return combos.filter((combo) => combo.length > 0).map((combo) => Object.fromEntries(combo.sort().map((s) => [s, []])));
+}
+
+export function registerSecuritySchemes(registry: OpenAPIHono['openAPIRegistry']) {
+  for (const [name, scheme] of Object.entries(SECURITY_SCHEMES)) registry.registerComponent('securitySchemes', name, { ...scheme });
+}
