@@ -44,7 +44,7 @@ export function createS3Client(settings: Settings, s3: Endpoints['s3']) {
     region: settings['s3.region'],
     forcePathStyle: settings['s3.force-path-style'],
     credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
-    requestChecksumCalculation: settings['s3.request-checksums'] === 'when-required' ? 'WHEN_REQUIRED' : 'WHEN_SUPPORTED',
+    requestChecksumCalculation: settings['s3.request-checksums'] === 'when-supported' ? 'WHEN_SUPPORTED' : 'WHEN_REQUIRED',
   });
 }
 

@@ -1,21 +1,22 @@
 // Helpers for the documents tests: real S3 (the run's SeaweedFS), multipart bodies (buffered
 // or streamed without Content-Length), and a recorder of every response the tests receive,
 // so each file can prove that none of them carried a storage key.
-import { S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
 import { documents } from '../../db/schema/documents';
-import type { TestContext, Who } from './app';
+import { createS3Client } from '../../workers/runtime';
+import type { Settings } from '../../workers/settings';
+import { testSettings, type TestContext, type Who } from './app';
 import { servers } from './servers';
 
-export function testS3Client(extra: Partial<S3ClientConfig> = {}): S3Client {
+/** The production S3 client (createS3Client) on the test S3, with the default settings unless overridden. */
+export function testS3Client(overrides: Partial<Settings> = {}): S3Client {
   const s3 = servers().s3;
-  return new S3Client({
+  return createS3Client(testSettings({ 's3.region': s3.region, ...overrides }), {
     endpoint: s3.endpoint,
-    region: s3.region,
-    forcePathStyle: true,
-    credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
-    ...extra,
+    accessKeyId: s3.accessKeyId,
+    secretAccessKey: s3.secretAccessKey,
   });
 }
 

@@ -6,7 +6,7 @@ const endpoint = { endpoint: 'http://127.0.0.1:9', accessKeyId: 'a', secretAcces
 
 describe('createS3Client', () => {
   it.each([
-    [undefined, 'WHEN_SUPPORTED'],
+    [undefined, 'WHEN_REQUIRED'],
     ['when-supported', 'WHEN_SUPPORTED'],
     ['when-required', 'WHEN_REQUIRED'],
   ])('s3.request-checksums=%s gives the client %s', async (value, expected) => {
