@@ -125,7 +125,12 @@ export async function handleServerMessage(
         return await onToolCalls(deps, mlog, m, deadline);
       case 'status-update':
         if (m.providerCallId) {
-          const r = await applyStatusUpdate(deps.db, { providerCallId: m.providerCallId, status: m.status, endedReason: m.endedReason });
+          const r = await applyStatusUpdate(deps.db, {
+            providerCallId: m.providerCallId,
+            platformCallId: m.platformCallId,
+            status: m.status,
+            endedReason: m.endedReason,
+          });
           await settle(deps, mlog, r, m.status === 'ended', `status-update ${m.status}`);
         }
         return {};

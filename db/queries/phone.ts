@@ -1,5 +1,6 @@
-import { and, asc, desc, eq, getTableColumns, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../client';
+import { isUniqueViolation } from '../errors';
 import { phoneCalls, phoneNumbers, phoneSettings } from '../schema/phone';
 
 export type PhoneCallRow = typeof phoneCalls.$inferSelect;
@@ -73,6 +74,28 @@ export async function updatePhoneCall(db: DbOrTx, row: Pick<PhoneCallRow, 'id' |
     .where(and(eq(phoneCalls.id, row.id), eq(phoneCalls.version, row.version)))
     .returning();
   return rows[0] ?? null;
+}
+
+/**
+ * A provider message that overtook its placement (the provider's call id is not recorded yet)
+ * joins the outbound call it names by our id, but only while that placement is still in flight:
+ * QUEUED, outbound, no provider id. True when the id was recorded here.
+ */
+export async function attachProviderCallId(db: DbOrTx, id: string, providerCallId: string) {
+  try {
+    const rows = await db
+      .update(phoneCalls)
+      .set({ providerCallId, version: sql`${phoneCalls.version} + 1`, updatedAt: sql`now()` })
+      .where(
+        and(eq(phoneCalls.id, id), isNull(phoneCalls.providerCallId), eq(phoneCalls.status, 'QUEUED'), eq(phoneCalls.direction, 'OUTBOUND')),
+      )
+      .returning({ id: phoneCalls.id });
+    return rows.length > 0;
+  } catch (err) {
+    // Another call already holds this provider id: the message belongs to that one, not this.
+    if (isUniqueViolation(err)) return false;
+    throw err;
+  }
 }
 
 /**

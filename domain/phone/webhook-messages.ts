@@ -13,6 +13,13 @@ const list = z.array(z.unknown()).optional().catch(undefined);
 
 const party = z.looseObject({ id: text, number: text }).optional().catch(undefined);
 
+/** Our own call id, which placement sends along in the call's assistantOverrides.metadata. */
+const platformCallId = z.uuid().optional().catch(undefined);
+const overridesSchema = z
+  .looseObject({ metadata: z.looseObject({ platformCallId }).optional().catch(undefined) })
+  .optional()
+  .catch(undefined);
+
 const callSchema = z
   .looseObject({
     id: text,
@@ -21,6 +28,7 @@ const callSchema = z
     phoneNumber: party,
     endedReason: text,
     cost: finiteNumber,
+    assistantOverrides: overridesSchema,
   })
   .optional()
   .catch(undefined);
@@ -66,6 +74,11 @@ type JsonMap = Record<string, unknown>;
 export interface MessageContext {
   /** The provider's call id: the join key to our PhoneCall row. */
   providerCallId: string | null;
+  /**
+   * Our call id as placement sent it in the call's metadata: joins a message that overtakes
+   * the placement (before the provider's id is recorded) to its outbound call.
+   */
+  platformCallId: string | null;
   /** Provider id of the number involved (the dialled number for inbound calls). */
   phoneNumberId: string | null;
   /** E.164 digits of our number involved (the dialled number for inbound calls). */
@@ -124,6 +137,7 @@ function describeIssue(error: z.ZodError): string {
 function contextOf(message: Message, raw: JsonMap): MessageContext {
   return {
     providerCallId: message.call?.id ?? null,
+    platformCallId: message.call?.assistantOverrides?.metadata?.platformCallId ?? null,
     phoneNumberId: message.phoneNumber?.id ?? message.call?.phoneNumberId ?? null,
     dialledNumber: message.phoneNumber?.number ?? message.call?.phoneNumber?.number ?? null,
     customerNumber: message.customer?.number ?? message.call?.customer?.number ?? null,

@@ -2,6 +2,7 @@ import type { Db, DbOrTx } from '../../db/client';
 import { closeOutbox, enqueueOutbox } from '../../db/outbox';
 import {
   advancePhoneCallStatus,
+  attachProviderCallId,
   findPhoneCallByProviderId,
   insertPhoneCallIfNew,
   lockPhoneCall,
@@ -96,17 +97,35 @@ async function advanceStatus(
   return { call: terminalMessage ? await findPhoneCallByProviderId(db, providerCallId) : null, changed: false };
 }
 
+/**
+ * Runs `apply`; when it found no call and the message names our call id, records the provider's
+ * id on that call if its placement is still in flight (the message overtook it) and runs again.
+ * Costs a second statement only when the first matched nothing.
+ */
+async function joiningOvertakenPlacement(
+  db: Db,
+  e: { providerCallId: string; platformCallId?: string | null },
+  apply: () => Promise<CallEventResult>,
+): Promise<CallEventResult> {
+  const first = await apply();
+  if (first.call || !e.platformCallId) return first;
+  if (!(await attachProviderCallId(db, e.platformCallId, e.providerCallId))) return first;
+  return apply();
+}
+
 /** `status-update`: forward-only mapping; untracked and terminal calls are left alone. */
 export async function applyStatusUpdate(
   db: Db,
-  e: { providerCallId: string; status: string; endedReason: string | null },
+  e: { providerCallId: string; platformCallId?: string | null; status: string; endedReason: string | null },
   now = new Date(),
 ): Promise<CallEventResult> {
-  return advanceStatus(db, e.providerCallId, planStatusUpdate(e.status, e.endedReason), e.endedReason, now);
+  const plan = planStatusUpdate(e.status, e.endedReason);
+  return joiningOvertakenPlacement(db, e, () => advanceStatus(db, e.providerCallId, plan, e.endedReason, now));
 }
 
 export interface EndOfCallReport extends EndOfCallReportFields {
   providerCallId: string;
+  platformCallId?: string | null;
   raw: JsonMap;
 }
 
@@ -116,6 +135,10 @@ export interface EndOfCallReport extends EndOfCallReportFields {
  * statement. A call whose report is stored already may only still be refined ENDED → FAILED.
  */
 export async function applyEndOfCallReport(db: Db, r: EndOfCallReport, now = new Date()): Promise<CallEventResult> {
+  return joiningOvertakenPlacement(db, r, () => storeEndOfCallReport(db, r, now));
+}
+
+async function storeEndOfCallReport(db: Db, r: EndOfCallReport, now: Date): Promise<CallEventResult> {
   const plan = planStatusMove((current) => nextStatusFromEndOfCallReport(current, r.endedReason));
   const stored = await storePhoneCallReport(db, r.providerCallId, {
     // The classification is ENDED or FAILED, and every non-terminal call moves to it.

@@ -138,11 +138,16 @@ export async function placeOutboundCall(deps: PlacementDeps, req: PlacementReque
   }
   const call = await db.transaction(async (tx) => {
     const row = (await lockPhoneCall(tx, req.tenantId, id))!;
-    const patch =
-      'providerCallId' in outcome
-        ? { status: 'RINGING' as const, providerCallId: outcome.providerCallId }
-        : { status: 'FAILED' as const, errorMessage: outcome.error, endedAt: new Date() };
-    return (await updatePhoneCall(tx, row, patch))!;
+    if (!('providerCallId' in outcome)) {
+      return (await updatePhoneCall(tx, row, { status: 'FAILED', errorMessage: outcome.error, endedAt: new Date() }))!;
+    }
+    // A provider message may have overtaken this answer and moved the call on already
+    // (call-events joins it by our id): keep what it recorded, never step the status back.
+    if (row.providerCallId && row.providerCallId !== outcome.providerCallId) {
+      log.error({ callId: id, recorded: row.providerCallId, answered: outcome.providerCallId }, 'provider answered another call id than its messages named');
+    }
+    if (row.status !== 'QUEUED' && row.providerCallId) return row;
+    return (await updatePhoneCall(tx, row, { status: 'RINGING', providerCallId: row.providerCallId ?? outcome.providerCallId }))!;
   });
   if (call.status === 'RINGING') log.info({ callId: id, providerCallId: call.providerCallId }, 'outbound call accepted by the provider');
   return { call, created: true };

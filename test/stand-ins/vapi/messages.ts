@@ -17,6 +17,8 @@ export interface CallShape {
   customerNumber?: string;
   orgId?: string;
   endedReason?: string;
+  /** The assistantOverrides.metadata the call was created with (placement sends platformCallId). */
+  metadata?: JsonMap;
 }
 
 export function callObject(shape: CallShape): JsonMap {
@@ -30,6 +32,7 @@ export function callObject(shape: CallShape): JsonMap {
     ...(shape.assistantId ? { assistantId: shape.assistantId } : {}),
     ...(shape.customerNumber ? { customer: { number: shape.customerNumber } } : {}),
     ...(shape.endedReason ? { endedReason: shape.endedReason } : {}),
+    ...(shape.metadata ? { assistantOverrides: { metadata: shape.metadata } } : {}),
     phoneCallProvider: 'vapi',
     phoneCallTransport: 'pstn',
     createdAt: at,

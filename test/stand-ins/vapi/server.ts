@@ -40,6 +40,11 @@ export interface VapiStandIn {
   readonly requests: RecordedRequest[];
   /** The next request on `route` fails this way; calls queue up. */
   failNext(route: StandInRoute, failure: StandInFailure): void;
+  /**
+   * The next created call runs `hook` after it is stored and before POST /call answers — the
+   * provider sending webhooks for a call whose creation the client has not heard back about.
+   */
+  beforeNextCallAnswer(hook: (call: JsonMap) => Promise<void>): void;
   /** Merges provider fields into a stored call, e.g. `{ status: 'ended', endedReason }`. */
   setCall(id: string, patch: JsonMap): JsonMap;
   /** Stores a call the stand-in did not create (an inbound call, say). */
@@ -64,6 +69,7 @@ export async function start(options: StandInOptions): Promise<VapiStandIn> {
   const requests: RecordedRequest[] = [];
   const failures = new Map<StandInRoute, StandInFailure[]>();
   const hanging = new Set<() => void>();
+  const beforeAnswer: Array<(call: JsonMap) => Promise<void>> = [];
   let vapiNumberSeq = 0;
 
   const now = () => new Date().toISOString();
@@ -138,6 +144,7 @@ export async function start(options: StandInOptions): Promise<VapiStandIn> {
       updatedAt: at,
     };
     calls.set(call.id as string, call);
+    await beforeAnswer.shift()?.(clone(call));
     return c.json(call, 201);
   });
 
@@ -192,6 +199,9 @@ export async function start(options: StandInOptions): Promise<VapiStandIn> {
     get requests() {
       return requests.map(clone);
     },
+    beforeNextCallAnswer(hook) {
+      beforeAnswer.push(hook);
+    },
     failNext(route, failure) {
       const queue = failures.get(route) ?? [];
       queue.push(failure);
@@ -212,6 +222,7 @@ export async function start(options: StandInOptions): Promise<VapiStandIn> {
       return clone(call);
     },
     reset() {
+      beforeAnswer.length = 0;
       calls.clear();
       numbers.clear();
       requests.length = 0;

@@ -82,6 +82,19 @@ describe('webhook: status-update', () => {
     expect(msg).toMatchObject({ type: 'status-update', endedReason: 'voicemail' });
   });
 
+  it("reads our call id from the call's assistantOverrides.metadata, and only a UUID", () => {
+    const id = '0b7c2a64-3f1e-4d8a-9a51-6c2f4e8d1a90';
+    const ours = parseServerMessage(statusUpdate({ callId: 'c1', status: 'ringing', metadata: { platformCallId: id, caseId: 7 } }));
+    expect(ours).toMatchObject({ providerCallId: 'c1', platformCallId: id });
+    for (const metadata of [undefined, {}, { platformCallId: 'not-a-uuid' }, { platformCallId: 42 }]) {
+      expect(parseServerMessage(statusUpdate({ callId: 'c1', status: 'ringing', metadata })).type).toBe('status-update');
+      expect(parseServerMessage(statusUpdate({ callId: 'c1', status: 'ringing', metadata }))).toMatchObject({ platformCallId: null });
+    }
+    expect(parseServerMessage({ message: { type: 'status-update', status: 'ringing', call: { id: 'c', assistantOverrides: 'x' } } })).toMatchObject({
+      platformCallId: null,
+    });
+  });
+
   it('a status-update without a status is invalid', () => {
     expect(parseServerMessage({ message: { type: 'status-update', call: { id: 'c' } } })).toEqual({
       type: 'invalid',
