@@ -122,7 +122,8 @@ export function holidayRoutes() {
       const result = await c.get('deps').db.transaction(async (tx) => {
         // Imports of one location are serialised, so two at once cannot both add an entry.
         if (!(await lockLocation(tx, tenantId, location.id))) throw notFound(`Location ${loc}`, 'location-not-found');
-        const existing = await listHolidays(tx, tenantId, location.id);
+        // Imported entries all fall in `year`: only that year's and the recurring holidays can match.
+        const existing = await listHolidays(tx, tenantId, location.id, year);
         const fresh = mergeImportedHolidays(existing, imported);
         const created = await insertHolidays(tx, tenantId, location.id, fresh.map(importedToHolidayInput));
         return { created, skipped: imported.length - fresh.length };

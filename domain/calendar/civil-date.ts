@@ -1,5 +1,4 @@
 /** Civil dates and times of day as plain numbers: epoch days, minutes after midnight. */
-import { invalidInput } from './errors.js';
 
 export const MINUTE_MS = 60_000;
 export const HOUR_MS = 3_600_000;
@@ -77,12 +76,6 @@ export function tryParseDateKey(text: string): number | undefined {
   return daysFromCivil(year, month, day);
 }
 
-export function parseDateKey(text: string, what = 'date'): number {
-  const d = tryParseDateKey(text);
-  if (d === undefined) throw invalidInput(`${what} must be a real date YYYY-MM-DD, got "${text}"`);
-  return d;
-}
-
 export const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
 
 export function formatDateKey(epochDay: number): string {
@@ -102,12 +95,4 @@ export function tryParseTimeOfDay(text: string, allowEndOfDay: boolean): number 
   if (h === 24 && m === 0) return allowEndOfDay ? MINUTES_PER_DAY : undefined;
   if (h > 23) return undefined;
   return h * 60 + m;
-}
-
-export function parseTimeOfDay(text: string, allowEndOfDay: boolean, what = 'time'): number {
-  const t = tryParseTimeOfDay(text, allowEndOfDay);
-  if (t === undefined) {
-    throw invalidInput(`${what} must be HH:mm${allowEndOfDay ? ' (24:00 allowed)' : ''}, got "${text}"`);
-  }
-  return t;
 }

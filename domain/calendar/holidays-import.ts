@@ -33,7 +33,6 @@ import {
   instantToWall,
   isValidTimeZone,
   pad2,
-  parseDateKey,
   tryParseDateKey,
   wallToInstant,
 } from './local-time.js';
@@ -257,7 +256,6 @@ export function importedToHolidayInput(h: ImportedHoliday): Required<Omit<Snapsh
   type: string;
   description: string | null;
 } {
-  parseDateKey(h.date);
   return {
     date: h.date,
     name: h.name,

@@ -11,23 +11,21 @@
  * probes, then a binary search to the minute) and cached, so a lookup is a short scan. Offsets are
  * rounded to whole minutes (true for every zone since the 1970s).
  */
-import { IANAZone } from 'luxon';
 import { invalidInput } from './errors.js';
 import { DAY_MS, HOUR_MS, MINUTE_MS, civilFromDays, daysFromCivil } from './civil-date.js';
 
 // ---------------------------------------------------------------------------------------------
 // Time zones
 
-const validZones = new Map<string, boolean>();
-
-/** True for an IANA zone name that Intl knows (UTC included). */
+/** True for an IANA zone name that Intl knows (UTC included). Only valid zones are cached. */
 export function isValidTimeZone(zone: string): boolean {
-  let ok = validZones.get(zone);
-  if (ok === undefined) {
-    ok = typeof zone === 'string' && zone.length > 0 && IANAZone.isValidZone(zone);
-    validZones.set(zone, ok);
+  if (typeof zone !== 'string' || zone.length === 0) return false;
+  try {
+    formatterFor(zone);
+    return true;
+  } catch {
+    return false;
   }
-  return ok;
 }
 
 export function assertTimeZone(zone: string, what = 'timezone'): void {
