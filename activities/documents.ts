@@ -1,6 +1,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { findExpiredDocuments, getDocument, markExpiredDocumentsDeleted, updateDocument } from '../db/queries/documents';
 import { retentionPlan } from '../domain/documents/retention';
+import { settledColumns } from '../domain/documents/settled-columns';
 import { announceAttachment } from '../integrations/docstore/attach-signal';
 import { DocumentObjectStore, physicalKey } from '../integrations/docstore/object-store';
 import { createScanner, retentionDays, settleStoredObject } from '../integrations/docstore/settle';
@@ -63,17 +64,7 @@ export function createDocumentActivities(deps: ActivityDeps) {
         throw new Error(`scan of document ${row.id} failed: ${(err as Error).message}`);
       }
       const attempts = row.scanAttempts + 1;
-      const changes =
-        outcome.scan === 'INFECTED'
-          ? { status: 'QUARANTINED' as const, scanStatus: 'INFECTED' as const, scanSignature: outcome.signature, scannedAt: now(), scanAttempts: attempts }
-          : {
-              status: 'READY' as const,
-              scanStatus: outcome.scan,
-              scannedAt: outcome.scan === 'CLEAN' ? now() : null,
-              scanAttempts: attempts,
-              retainUntil: outcome.retention?.retainUntil ?? null,
-              retentionMode: outcome.retention?.mode ?? null,
-            };
+      const changes = settledColumns(outcome, now(), attempts);
       const updated = await updateDocument(db, row.tenantId, row.id, row.version, changes);
       // Someone wrote the row meanwhile: the next attempt reloads it and decides again.
       if (!updated) throw new Error(`document ${row.id} changed during its scan; retrying`);

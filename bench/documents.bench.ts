@@ -23,7 +23,7 @@
  */
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { fork, type ChildProcess } from 'node:child_process';
-import { Agent, get, request } from 'node:http';
+import { Agent, request } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -99,12 +99,7 @@ function multipartBody(data: Buffer) {
 }
 
 /** Idle RSS after a full GC, then the peak (sampled VmRSS and VmHWM) while PARALLEL uploads run. */
-async function measureMemory(server: ChildProcess, base: string, body: Buffer, contentType: string) {
-  const up = async () => {
-    const res = await fetch(`${base}/api/documents`, { method: 'POST', headers: { 'X-User-Id': USER, 'X-Tenant-Id': TENANT, 'Content-Type': contentType }, body });
-    if (res.status !== 201) throw new Error(`upload answered ${res.status}`);
-    await res.arrayBuffer();
-  };
+async function measureMemory(server: ChildProcess, up: () => Promise<unknown>) {
   await up(); // warm-up of this server
   const pid = server.pid!;
   await new Promise<void>((r) => {
@@ -157,45 +152,46 @@ try {
     secretAccessKey: s3.secretAccessKey,
   });
 
-  // node:http on the client for both directions, like the SDK's own handler on the direct side.
-  const upload = () =>
-    new Promise<string>((resolve, reject) => {
-      const req = request(`${base}/api/documents`, { method: 'POST', agent, headers: { ...headers, 'Content-Type': contentType, 'Content-Length': body.length } }, (res) => {
+  // node:http on the client for every side, like the SDK's own handler on the direct side.
+  const exchange = (url: string, method: string, reqHeaders: Record<string, string | number>, reqBody?: Buffer, keepBody = false) =>
+    new Promise<{ status: number; bytes: number; body: Buffer }>((resolve, reject) => {
+      const req = request(url, { method, agent, headers: reqHeaders }, (res) => {
         const parts: Buffer[] = [];
-        res.on('data', (d: Buffer) => parts.push(d));
-        res.on('end', () => {
-          const json = JSON.parse(Buffer.concat(parts).toString('utf8')) as { id: string; sizeBytes: number };
-          if (res.statusCode !== 201 || json.sizeBytes !== SIZE) reject(new Error(`upload answered ${res.statusCode}`));
-          else resolve(json.id);
+        let bytes = 0;
+        res.on('data', (d: Buffer) => {
+          bytes += d.length;
+          if (keepBody) parts.push(d);
         });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes, body: Buffer.concat(parts) }));
+        res.on('error', reject);
       });
       req.on('error', reject);
-      req.end(body);
+      req.end(reqBody);
     });
-  const drain = async (stream: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>) => {
+  const check = (what: string, ok: boolean, status: number) => {
+    if (!ok) throw new Error(`${what} answered ${status}`);
+  };
+  const upload = async (server = base) => {
+    const res = await exchange(`${server}/api/documents`, 'POST', { ...headers, 'Content-Type': contentType, 'Content-Length': body.length }, body, true);
+    const json = JSON.parse(res.body.toString('utf8')) as { id: string; sizeBytes: number };
+    check('upload', res.status === 201 && json.sizeBytes === SIZE, res.status);
+    return json.id;
+  };
+  const download = async (id: string) => {
+    const res = await exchange(`${base}/api/documents/${id}/content`, 'GET', headers);
+    check('download', res.status === 200 && res.bytes === SIZE, res.status);
+  };
+  const passThrough = async (method: 'PUT' | 'GET', key: string, version?: string) => {
+    const query = new URLSearchParams({ key, ...(version ? { version } : {}) });
+    const put = method === 'PUT';
+    const res = await exchange(`${passBase}/?${query}`, method, put ? { 'Content-Length': data.length } : {}, put ? data : undefined);
+    check(`pass-through ${method}`, put ? res.status === 204 : res.status === 200 && res.bytes === SIZE, res.status);
+  };
+  const drain = async (stream: AsyncIterable<Uint8Array>) => {
     let n = 0;
-    for await (const chunk of stream as AsyncIterable<Uint8Array>) n += chunk.byteLength;
+    for await (const chunk of stream) n += chunk.byteLength;
     return n;
   };
-  const download = (id: string) =>
-    new Promise<void>((resolve, reject) => {
-      get(`${base}/api/documents/${id}/content`, { headers, agent }, (res) => {
-        drain(res).then((n) => (res.statusCode === 200 && n === SIZE ? resolve() : reject(new Error(`download answered ${res.statusCode}`))), reject);
-      }).on('error', reject);
-    });
-  const passThrough = (method: 'PUT' | 'GET', key: string, version?: string) =>
-    new Promise<void>((resolve, reject) => {
-      const query = new URLSearchParams({ key, ...(version ? { version } : {}) });
-      const req = request(`${passBase}/?${query}`, { method, agent, headers: method === 'PUT' ? { 'Content-Length': data.length } : {} }, (res) => {
-        drain(res).then((n) => {
-          const ok = method === 'PUT' ? res.statusCode === 204 : res.statusCode === 200 && n === SIZE;
-          if (ok) resolve();
-          else reject(new Error(`pass-through ${method} answered ${res.statusCode}`));
-        }, reject);
-      });
-      req.on('error', reject);
-      req.end(method === 'PUT' ? data : undefined);
-    });
   const timed = async (fn: () => Promise<unknown>) => {
     const t = performance.now();
     await fn();
@@ -249,11 +245,11 @@ try {
   }
 
   log(`memory: ${PARALLEL} concurrent 25 MiB uploads (default docstore.upload-concurrency)`);
-  const limited = await measureMemory(child, base, body, contentType);
+  const limited = await measureMemory(child, () => upload());
   log(`memory: ${PARALLEL} concurrent 25 MiB uploads with docstore.upload-concurrency=${PARALLEL} (no waiting)`);
   const unlimitedServer = await startChild({ ...serverEnv, DOCSTORE_UPLOAD_CONCURRENCY: String(PARALLEL) });
   extraChild = unlimitedServer.child;
-  const unlimited = await measureMemory(unlimitedServer.child, `http://127.0.0.1:${unlimitedServer.port}`, body, contentType);
+  const unlimited = await measureMemory(unlimitedServer.child, () => upload(`http://127.0.0.1:${unlimitedServer.port}`));
   client.destroy();
   agent.destroy();
 

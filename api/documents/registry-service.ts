@@ -19,6 +19,7 @@ import { userNames } from '../../db/queries/membership';
 import { buildObjectKey, DocumentInputError, validateKeySegment } from '../../domain/documents/storage-key';
 import { retentionPlan } from '../../domain/documents/retention';
 import { scanBusinessKey } from '../../domain/documents/scan-retry';
+import { settledColumns } from '../../domain/documents/settled-columns';
 import { AppError, badRequest, conflict, notFound } from '../../domain/errors';
 import { announceAttachment } from '../../integrations/docstore/attach-signal';
 import { retentionDays } from '../../integrations/docstore/settle';
@@ -81,7 +82,7 @@ export class DocumentRegistry implements RegistryClient {
     if (expected && expected !== input.capability) {
       throw badRequest('kind-capability-mismatch', `Kind ${input.kind} belongs to capability ${expected}`);
     }
-    let docId = input.docId ?? randomUUID();
+    const docId = input.docId ?? randomUUID();
     let fullKey: string;
     try {
       fullKey = buildObjectKey({ tenantId: caller.tenantId, processRef: input.processRef, docId, filename: input.filename });
@@ -134,7 +135,6 @@ export class DocumentRegistry implements RegistryClient {
         // Millisecond precision on purpose: list cursors carry JavaScript dates.
         createdAt: this.now(),
       });
-      docId = row.id;
     }
     return {
       docId,
@@ -160,22 +160,21 @@ export class DocumentRegistry implements RegistryClient {
     const stored = { sizeBytes: input.sizeBytes, sha256: input.sha256, storageVersionId: input.storageVersionId };
     const now = this.now();
     const row = await this.d.db.transaction(async (tx) => {
-      let changes;
-      if (input.scan === 'INFECTED') {
-        changes = { ...stored, status: 'QUARANTINED' as const, scanStatus: 'INFECTED' as const, scanSignature: input.signature ?? null, scannedAt: now, scanAttempts: current.scanAttempts + 1 };
-      } else if (input.scan === 'ERROR') {
-        changes = { ...stored, scanStatus: 'ERROR' as const, scanAttempts: current.scanAttempts + 1 };
-      } else {
-        changes = {
-          ...stored,
-          status: 'READY' as const,
-          scanStatus: input.scan,
-          scannedAt: input.scan === 'CLEAN' ? now : null,
-          scanAttempts: current.scanAttempts + (input.scan === 'CLEAN' ? 1 : 0),
-          retainUntil: input.retention ? new Date(input.retention.retainUntil) : null,
-          retentionMode: input.retention?.mode ?? null,
-        };
-      }
+      const changes =
+        input.scan === 'ERROR'
+          ? { ...stored, scanStatus: 'ERROR' as const, scanAttempts: current.scanAttempts + 1 }
+          : {
+              ...stored,
+              ...settledColumns(
+                {
+                  scan: input.scan,
+                  signature: input.signature,
+                  retention: input.retention ? { mode: input.retention.mode, retainUntil: new Date(input.retention.retainUntil) } : null,
+                },
+                now,
+                current.scanAttempts + (input.scan === 'SKIPPED' ? 0 : 1),
+              ),
+            };
       const updated = await updateDocument(tx, caller.tenantId, docId, input.version, changes);
       if (!updated) throw versionConflict();
       if (input.scan === 'ERROR') {

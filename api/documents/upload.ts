@@ -66,11 +66,8 @@ export async function uploadDocument(c: Context<AppEnv>, rt: DocumentsRuntime): 
       else if (info.valueTruncated || info.nameTruncated) lateError ??= badRequest('field-too-long', `Field ${name} is too long`);
       else fields[name] = value;
     });
+    // With limits.files = 1 busboy never announces a second file (it raises filesLimit instead).
     parser.on('file', (name: string, stream: Readable, info: busboy.FileInfo) => {
-      if (fileSeen) {
-        stream.resume();
-        return;
-      }
       fileSeen = true;
       storeFile(name, stream, info, guaranteedFileBytes(declared, fed, contentType)).then(resolveHandled, rejectHandled);
     });
@@ -131,14 +128,17 @@ export async function uploadDocument(c: Context<AppEnv>, rt: DocumentsRuntime): 
         drain();
         await rt.discard(caller, auth.docId, auth.version, log);
         if (err instanceof SizeLimitExceeded || counter.bytesSeen > maxBytes) throw tooLarge(maxBytes);
-        // The file ended before its promised length: what followed it names the error.
-        if (err instanceof HeadNotReached) await parsed.catch(() => {});
+        if (err instanceof HeadNotReached) {
+          // The file ended before its promised length: what followed it names the error.
+          await parsed.catch(() => {});
+          throw (
+            parseError ??
+            lateError ??
+            badRequest('multipart-trailing-data', `More than ${ENVELOPE_BYTES} bytes follow the file part; the file must be the last part`)
+          );
+        }
         if (parseError) throw parseError;
         if (lateError) throw lateError;
-        if (err instanceof AppError) throw err;
-        if (err instanceof HeadNotReached) {
-          throw badRequest('multipart-trailing-data', `More than ${ENVELOPE_BYTES} bytes follow the file part; the file must be the last part`);
-        }
         log.warn({ docId: auth.docId, err: (err as Error).message }, 'upload to storage failed');
         throw new AppError('storage-unavailable', 503, 'Object storage did not accept the upload');
       } finally {

@@ -12,7 +12,6 @@ export interface BenchS3 {
   accessKeyId: string;
   secretAccessKey: string;
   bucket: string;
-  client(): S3Client;
   stop(): Promise<void>;
 }
 
@@ -38,20 +37,17 @@ export async function startBenchS3(bucket = `bench-docs-${Date.now().toString(36
     target = { endpoint: s.endpoint, region: s.region, accessKeyId: s.accessKeyId, secretAccessKey: s.secretAccessKey };
     stopServer = s.stop;
   }
-  const client = () =>
-    new S3Client({
-      endpoint: target.endpoint,
-      region: target.region,
-      forcePathStyle: true,
-      credentials: { accessKeyId: target.accessKeyId, secretAccessKey: target.secretAccessKey },
-    });
-  const admin = client();
+  const admin = new S3Client({
+    endpoint: target.endpoint,
+    region: target.region,
+    forcePathStyle: true,
+    credentials: { accessKeyId: target.accessKeyId, secretAccessKey: target.secretAccessKey },
+  });
   await ensureBucket(admin, bucket);
   admin.destroy();
   return {
     ...target,
     bucket,
-    client,
     async stop() {
       await stopServer();
       if (dir) await rm(dir, { recursive: true, force: true });

@@ -1,6 +1,7 @@
 // Content-Disposition from a user-supplied filename (RFC 6266 + RFC 8187).
 // The header must never let the name break out: no CR/LF, no quote or
 // backslash in the quoted fallback, nothing but attr-chars in filename*.
+import { CONTROL } from './storage-key';
 
 export type DispositionType = 'attachment' | 'inline';
 
@@ -15,9 +16,11 @@ export function contentDisposition(filename: string, type: DispositionType = 'at
 
 // Controls and path separators go in both forms: a client decoding
 // filename* must not get a multi-line or directory-bearing name either.
+const CONTROL_ALL = new RegExp(CONTROL.source, 'gu');
+
 function cleanName(filename: string): string {
   const cleaned = toWellFormed(filename)
-    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '')
+    .replace(CONTROL_ALL, '')
     .replace(/[/\\]/g, '_')
     .trim();
   // Cut by code point so a surrogate pair is never split.

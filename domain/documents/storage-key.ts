@@ -88,7 +88,7 @@ function checkText(field: string, value: unknown, maxBytes: number): string {
 
 // C0/C1 controls, DEL, line/paragraph separators and bidi controls (which
 // disguise an extension, e.g. "invoice\u202Efdp.exe").
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+export const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 
 function problemOf(text: string): DocumentInputReason | undefined {
   if (CONTROL.test(text)) return 'control-character';
