@@ -43,7 +43,7 @@ export async function uploadDocument(c: Context<AppEnv>, rt: DocumentsRuntime): 
       headers: { 'content-type': contentType },
       preservePath: true, // traversal in a filename must reach the validator, not be cut off silently
       defParamCharset: 'utf8',
-      limits: { files: 1, fields: 10, parts: 11, fieldSize: 1024, fieldNameSize: 64 },
+      limits: { files: 1, fields: 10, fieldSize: 1024, fieldNameSize: 64 },
     });
   } catch {
     throw badRequest('malformed-multipart', 'The multipart Content-Type has no usable boundary');
@@ -71,7 +71,7 @@ export async function uploadDocument(c: Context<AppEnv>, rt: DocumentsRuntime): 
       fileSeen = true;
       storeFile(name, stream, info, guaranteedFileBytes(declared, fed, contentType)).then(resolveHandled, rejectHandled);
     });
-    for (const limit of ['filesLimit', 'fieldsLimit', 'partsLimit']) {
+    for (const limit of ['filesLimit', 'fieldsLimit']) {
       parser.on(limit, () => (lateError ??= badRequest('too-many-parts', 'One file part and at most ten fields')));
     }
     parser.on('close', resolve);

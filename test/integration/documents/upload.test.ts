@@ -208,6 +208,17 @@ describe('document upload (proxy → S3, cap 64 KiB)', () => {
     });
   });
 
+  it('takes one file and up to ten fields; an eleventh field is 400 too-many-parts and nothing is kept', async () => {
+    const extra = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`note${i}`, 'x']));
+    const ten = { ...formFields('case-ten', { taskId: 't', ownerEntityId: 'o' }), ...extra(5) };
+    expect(Object.keys(ten)).toHaveLength(10);
+    const ok = await api.upload(t.as('writer'), { fields: ten, file: { filename: 'a.txt', data: Buffer.from('a') } });
+    expect(ok.status, ok.text).toBe(201);
+    const eleven = { ...formFields('case-eleven', { taskId: 't', ownerEntityId: 'o' }), ...extra(6) };
+    expectProblem(await api.upload(t.as('writer'), { fields: eleven, file: { filename: 'a.txt', data: Buffer.from('a') } }), 400, 'too-many-parts');
+    await expectNothingStored('case-eleven');
+  });
+
   it('storage-key leak check: no response of this file carried a storage key', async () => {
     await rec.expectNoStorageKeys(ctx);
   });
