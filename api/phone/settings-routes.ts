@@ -15,8 +15,11 @@ const tags = ['Phone: settings'];
 const reader = [userIdentity, tenantIdentity, capabilityGuard('PHONE', 'read')];
 const writer = [userIdentity, tenantIdentity, capabilityGuard('PHONE', 'write')];
 
-async function settingsView(db: Db, settings: Settings, tenantId: string) {
-  const [row, source] = await Promise.all([getPhoneSettings(db, tenantId), providerKeySource(db, settings, tenantId)]);
+type SettingsRow = Awaited<ReturnType<typeof getPhoneSettings>>;
+
+/** The settings view: from the row just written when there is one, else read. */
+async function settingsView(db: Db, settings: Settings, tenantId: string, written?: NonNullable<SettingsRow>) {
+  const [row, source] = await Promise.all([written ?? getPhoneSettings(db, tenantId), providerKeySource(db, settings, tenantId)]);
   return {
     tenantId,
     defaultAssistantId: row?.defaultAssistantId ?? null,
@@ -75,7 +78,7 @@ export function settingsRoutes() {
           ? await insertPhoneSettingsIfAbsent(db, tenantId, defaults, userId)
           : await savePhoneSettings(db, tenantId, defaults, userId, body.version);
       if (!saved) throw conflict('phone-settings-conflict', 'Phone settings changed since you read them; read them again');
-      return c.json(await settingsView(db, settings, tenantId), 200);
+      return c.json(await settingsView(db, settings, tenantId, saved), 200);
     },
   );
 

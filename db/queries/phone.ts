@@ -47,16 +47,6 @@ export async function findPhoneCallByProviderId(db: DbOrTx, providerCallId: stri
   return rows[0] ?? null;
 }
 
-/** The webhook join: the row is locked so concurrent deliveries for one call apply one after another. */
-export async function lockPhoneCallByProviderId(tx: DbOrTx, providerCallId: string) {
-  const rows = await tx
-    .select()
-    .from(phoneCalls)
-    .where(eq(phoneCalls.providerCallId, providerCallId))
-    .for('update');
-  return rows[0] ?? null;
-}
-
 export async function lockPhoneCall(tx: DbOrTx, tenantId: string, id: string) {
   const rows = await tx
     .select()

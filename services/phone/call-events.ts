@@ -6,7 +6,6 @@ import {
   findPhoneCallByProviderId,
   insertPhoneCallIfNew,
   lockPhoneCall,
-  lockPhoneCallByProviderId,
   storePhoneCallReport,
   updatePhoneCall,
   type PhoneCallPatch,
@@ -231,7 +230,8 @@ export async function recordInboundCall(db: Db, c: InboundCall, id: string): Pro
       initiatedBy: 'provider',
     });
     if (!row) {
-      const existing = (await lockPhoneCallByProviderId(tx, c.providerCallId))!;
+      // The conflicting row is committed (ON CONFLICT waited for it): a plain read sees it.
+      const existing = (await findPhoneCallByProviderId(tx, c.providerCallId))!;
       return { call: existing, created: false };
     }
     await enqueueCallProcess(tx, c.tenantId, id);

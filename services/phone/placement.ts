@@ -66,11 +66,13 @@ export async function placeOutboundCall(deps: PlacementDeps, req: PlacementReque
   if (!isE164(req.customerNumber)) {
     throw badRequest('invalid-customer-number', 'customerNumber must be an E.164 number such as +14155550123');
   }
-  const subscription = await getSubscription(db, req.tenantId, PHONE_CAPABILITY);
+  const [subscription, defaults] = await Promise.all([
+    getSubscription(db, req.tenantId, PHONE_CAPABILITY),
+    getPhoneSettings(db, req.tenantId),
+  ]);
   if (subscription?.status !== 'ACTIVE') {
     throw forbidden('capability-not-subscribed', `Tenant has no ACTIVE subscription to ${PHONE_CAPABILITY}`);
   }
-  const defaults = await getPhoneSettings(db, req.tenantId);
   const assistantId = req.assistantId ?? defaults?.defaultAssistantId ?? null;
   if (!assistantId) {
     throw new AppError('assistant-unresolved', 422, 'No assistantId given and the tenant has no default assistant');
@@ -133,21 +135,25 @@ export async function placeOutboundCall(deps: PlacementDeps, req: PlacementReque
     outcome = { error: message };
     log.warn(
       { callId: id, providerErrorKind: err instanceof VapiError ? err.kind : 'unexpected', providerStatus: (err as VapiError).status },
-      'provider refused or failed the outbound call; call FAILED',
+      'provider refused or failed the outbound call',
     );
   }
   const call = await db.transaction(async (tx) => {
     const row = (await lockPhoneCall(tx, req.tenantId, id))!;
-    if (!('providerCallId' in outcome)) {
-      return (await updatePhoneCall(tx, row, { status: 'FAILED', errorMessage: outcome.error, endedAt: new Date() }))!;
+    const answered = 'providerCallId' in outcome ? outcome.providerCallId : null;
+    if (!row.providerCallId) {
+      const patch =
+        'error' in outcome
+          ? { status: 'FAILED' as const, errorMessage: outcome.error, endedAt: new Date() }
+          : { status: 'RINGING' as const, providerCallId: outcome.providerCallId };
+      return (await updatePhoneCall(tx, row, patch))!;
     }
-    // A provider message may have overtaken this answer and moved the call on already
-    // (call-events joins it by our id): keep what it recorded, never step the status back.
-    if (row.providerCallId && row.providerCallId !== outcome.providerCallId) {
-      log.error({ callId: id, recorded: row.providerCallId, answered: outcome.providerCallId }, 'provider answered another call id than its messages named');
+    // A provider message overtook this answer and joined the call (call-events, by our id): the
+    // call exists at the provider and its messages settle it, whatever this answer said.
+    if (answered && answered !== row.providerCallId) {
+      log.error({ callId: id, recorded: row.providerCallId, answered }, 'provider answered another call id than its messages named');
     }
-    if (row.status !== 'QUEUED' && row.providerCallId) return row;
-    return (await updatePhoneCall(tx, row, { status: 'RINGING', providerCallId: row.providerCallId ?? outcome.providerCallId }))!;
+    return row.status === 'QUEUED' ? (await updatePhoneCall(tx, row, { status: 'RINGING' }))! : row;
   });
   if (call.status === 'RINGING') log.info({ callId: id, providerCallId: call.providerCallId }, 'outbound call accepted by the provider');
   return { call, created: true };

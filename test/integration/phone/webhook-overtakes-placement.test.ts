@@ -57,6 +57,17 @@ describe('webhook: a message that overtakes its placement', () => {
     expect(await readCall(ctx, r.json.id)).toMatchObject({ status: 'RINGING', providerCallId: r.json.providerCallId });
   });
 
+  it('a failed answer after a message joined the call leaves the call to its messages, not FAILED', async () => {
+    ctx.standIn.beforeNextCallAnswer(async (call) => {
+      await postWebhook(ctx, statusUpdate({ callId: call.id as string, direction: 'outbound', status: 'in-progress', metadata: metadataOf(call) }));
+      return { status: 503 };
+    });
+    const r = await place();
+    expect(r.status, r.text).toBe(201);
+    expect(r.json).toMatchObject({ status: 'IN_PROGRESS', errorMessage: null, endedAt: null });
+    expect(await readCall(ctx, r.json.id)).toMatchObject({ status: 'IN_PROGRESS', errorMessage: null });
+  });
+
   it('never joins by metadata a call that is not an in-flight placement, or another provider id', async () => {
     const placed = await place();
     expect(placed.json.status).toBe('RINGING');

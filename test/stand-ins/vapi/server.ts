@@ -15,6 +15,8 @@ import { validateCreateCall, validateCreatePhoneNumber, type JsonMap } from './v
 export type StandInRoute = 'POST /call' | 'GET /call/:id' | 'POST /phone-number';
 export type StandInFailure = { status: number; body?: unknown } | 'timeout';
 
+export type CallAnswerHook = (call: JsonMap) => Promise<void | { status: number }>;
+
 export interface RecordedRequest {
   method: string;
   path: string;
@@ -43,8 +45,10 @@ export interface VapiStandIn {
   /**
    * The next created call runs `hook` after it is stored and before POST /call answers — the
    * provider sending webhooks for a call whose creation the client has not heard back about.
+   * A status the hook returns is answered instead of 201 (the call still exists, as when a
+   * provider fails after creating it).
    */
-  beforeNextCallAnswer(hook: (call: JsonMap) => Promise<void>): void;
+  beforeNextCallAnswer(hook: CallAnswerHook): void;
   /** Merges provider fields into a stored call, e.g. `{ status: 'ended', endedReason }`. */
   setCall(id: string, patch: JsonMap): JsonMap;
   /** Stores a call the stand-in did not create (an inbound call, say). */
@@ -69,7 +73,7 @@ export async function start(options: StandInOptions): Promise<VapiStandIn> {
   const requests: RecordedRequest[] = [];
   const failures = new Map<StandInRoute, StandInFailure[]>();
   const hanging = new Set<() => void>();
-  const beforeAnswer: Array<(call: JsonMap) => Promise<void>> = [];
+  const beforeAnswer: CallAnswerHook[] = [];
   let vapiNumberSeq = 0;
 
   const now = () => new Date().toISOString();
@@ -144,7 +148,8 @@ export async function start(options: StandInOptions): Promise<VapiStandIn> {
       updatedAt: at,
     };
     calls.set(call.id as string, call);
-    await beforeAnswer.shift()?.(clone(call));
+    const instead = await beforeAnswer.shift()?.(clone(call));
+    if (instead) return c.json({ message: `Injected failure ${instead.status}`, statusCode: instead.status }, instead.status as 500);
     return c.json(call, 201);
   });
 
