@@ -89,13 +89,37 @@ export async function attachProviderCallId(db: DbOrTx, id: string, providerCallI
 }
 
 /**
+ * The call a provider message is about: the one holding its provider id or, for a message that
+ * overtook its placement, the outbound call our id names while that placement is in flight
+ * (QUEUED, no provider id yet, and no other call holds the provider id). The statements that
+ * use this also record the provider id, which is a no-op for the first kind.
+ */
+export interface MessageCallKey {
+  providerCallId: string;
+  platformCallId?: string | null;
+}
+
+function messageCall(key: MessageCallKey): SQL {
+  const held = eq(phoneCalls.providerCallId, key.providerCallId);
+  if (!key.platformCallId) return held;
+  const overtaken = and(
+    eq(phoneCalls.id, key.platformCallId),
+    isNull(phoneCalls.providerCallId),
+    eq(phoneCalls.status, 'QUEUED'),
+    eq(phoneCalls.direction, 'OUTBOUND'),
+    sql`not exists (select 1 from phone_calls held where held.provider_call_id = ${key.providerCallId})`,
+  );
+  return or(held, overtaken)!;
+}
+
+/**
  * One-statement status move for the webhook hot path: applies only while the call's status is
  * one of `from` (the caller derives that set from the domain's ordering rule), stamping
  * startedAt / endedAt / endedReason only where still empty. Null when nothing matched.
  */
 export async function advancePhoneCallStatus(
   db: DbOrTx,
-  providerCallId: string,
+  key: MessageCallKey,
   move: { from: readonly PhoneCallRow['status'][]; to: PhoneCallRow['status']; at: Date; endedReason: string | null },
 ) {
   const terminal = move.to === 'ENDED' || move.to === 'FAILED';
@@ -104,13 +128,14 @@ export async function advancePhoneCallStatus(
     .update(phoneCalls)
     .set({
       status: move.to,
+      providerCallId: key.providerCallId,
       version: sql`${phoneCalls.version} + 1`,
       updatedAt: sql`now()`,
       ...(move.to === 'IN_PROGRESS' ? { startedAt: sql`coalesce(${phoneCalls.startedAt}, ${at})` } : {}),
       ...(terminal ? { endedAt: sql`coalesce(${phoneCalls.endedAt}, ${at})` } : {}),
       ...(terminal && move.endedReason ? { endedReason: sql`coalesce(${phoneCalls.endedReason}, ${move.endedReason})` } : {}),
     })
-    .where(and(eq(phoneCalls.providerCallId, providerCallId), inArray(phoneCalls.status, [...move.from])))
+    .where(and(messageCall(key), inArray(phoneCalls.status, [...move.from])))
     .returning();
   return rows[0] ?? null;
 }
@@ -130,13 +155,14 @@ export interface PhoneCallReport
  * `move.from`. The report's endedReason, startedAt and endedAt win over the stored ones; endedAt
  * falls back to `move.at`. Null when the call is untracked or its report is stored already.
  */
-export async function storePhoneCallReport(db: DbOrTx, providerCallId: string, report: PhoneCallReport) {
+export async function storePhoneCallReport(db: DbOrTx, key: MessageCallKey, report: PhoneCallReport) {
   const { move, endedReason, startedAt, endedAt, ...stored } = report;
   const instant = (d: Date | null) => sql`${d?.toISOString() ?? null}::timestamptz`;
   const rows = await db
     .update(phoneCalls)
     .set({
       ...stored,
+      providerCallId: key.providerCallId,
       endSource: 'webhook',
       status: sql`case when ${inArray(phoneCalls.status, [...move.from])} then ${move.to} else ${phoneCalls.status} end`,
       endedReason: sql`coalesce(${endedReason}, ${phoneCalls.endedReason})`,
@@ -145,7 +171,7 @@ export async function storePhoneCallReport(db: DbOrTx, providerCallId: string, r
       version: sql`${phoneCalls.version} + 1`,
       updatedAt: sql`now()`,
     })
-    .where(and(eq(phoneCalls.providerCallId, providerCallId), sql`${phoneCalls.endSource} is distinct from 'webhook'`))
+    .where(and(messageCall(key), sql`${phoneCalls.endSource} is distinct from 'webhook'`))
     .returning();
   return rows[0] ?? null;
 }

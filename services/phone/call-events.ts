@@ -8,6 +8,7 @@ import {
   lockPhoneCall,
   storePhoneCallReport,
   updatePhoneCall,
+  type MessageCallKey,
   type PhoneCallPatch,
   type PhoneCallRow,
 } from '../../db/queries/phone';
@@ -83,48 +84,33 @@ export const planStatusUpdate = (providerStatus: string, endedReason: string | n
  */
 async function advanceStatus(
   db: Db,
-  providerCallId: string,
+  key: MessageCallKey,
   plan: StatusPlan,
   endedReason: string | null,
   now: Date,
 ): Promise<CallEventResult> {
   if (plan.to !== null) {
-    const moved = await advancePhoneCallStatus(db, providerCallId, { from: plan.from, to: plan.to, at: now, endedReason });
+    const moved = await advancePhoneCallStatus(db, key, { from: plan.from, to: plan.to, at: now, endedReason });
     if (moved) return { call: moved, changed: true };
   }
   const terminalMessage = plan.to !== null && isTerminal(plan.to);
-  return { call: terminalMessage ? await findPhoneCallByProviderId(db, providerCallId) : null, changed: false };
-}
-
-/**
- * Runs `apply`; when it found no call and the message names our call id, records the provider's
- * id on that call if its placement is still in flight (the message overtook it) and runs again.
- * Costs a second statement only when the first matched nothing.
- */
-async function joiningOvertakenPlacement(
-  db: Db,
-  e: { providerCallId: string; platformCallId?: string | null },
-  apply: () => Promise<CallEventResult>,
-): Promise<CallEventResult> {
-  const first = await apply();
-  if (first.call || !e.platformCallId) return first;
-  if (!(await attachProviderCallId(db, e.platformCallId, e.providerCallId))) return first;
-  return apply();
+  return { call: terminalMessage ? await findPhoneCallByProviderId(db, key.providerCallId) : null, changed: false };
 }
 
 /** `status-update`: forward-only mapping; untracked and terminal calls are left alone. */
 export async function applyStatusUpdate(
   db: Db,
-  e: { providerCallId: string; platformCallId?: string | null; status: string; endedReason: string | null },
+  e: MessageCallKey & { status: string; endedReason: string | null },
   now = new Date(),
 ): Promise<CallEventResult> {
   const plan = planStatusUpdate(e.status, e.endedReason);
-  return joiningOvertakenPlacement(db, e, () => advanceStatus(db, e.providerCallId, plan, e.endedReason, now));
+  // A message that moves nothing (queued, scheduled) still records the provider id on an
+  // in-flight placement it overtook; every other one records it in its own statement.
+  if (plan.to === null && e.platformCallId) await attachProviderCallId(db, e.platformCallId, e.providerCallId);
+  return advanceStatus(db, e, plan, e.endedReason, now);
 }
 
-export interface EndOfCallReport extends EndOfCallReportFields {
-  providerCallId: string;
-  platformCallId?: string | null;
+export interface EndOfCallReport extends EndOfCallReportFields, MessageCallKey {
   raw: JsonMap;
 }
 
@@ -134,12 +120,8 @@ export interface EndOfCallReport extends EndOfCallReportFields {
  * statement. A call whose report is stored already may only still be refined ENDED → FAILED.
  */
 export async function applyEndOfCallReport(db: Db, r: EndOfCallReport, now = new Date()): Promise<CallEventResult> {
-  return joiningOvertakenPlacement(db, r, () => storeEndOfCallReport(db, r, now));
-}
-
-async function storeEndOfCallReport(db: Db, r: EndOfCallReport, now: Date): Promise<CallEventResult> {
   const plan = planStatusMove((current) => nextStatusFromEndOfCallReport(current, r.endedReason));
-  const stored = await storePhoneCallReport(db, r.providerCallId, {
+  const stored = await storePhoneCallReport(db, r, {
     // The classification is ENDED or FAILED, and every non-terminal call moves to it.
     move: { from: plan.from, to: plan.to!, at: now },
     endedReason: r.endedReason,
@@ -153,7 +135,7 @@ async function storeEndOfCallReport(db: Db, r: EndOfCallReport, now: Date): Prom
     endedAt: asDate(r.endedAt),
   });
   if (stored) return { call: stored, changed: true };
-  return advanceStatus(db, r.providerCallId, plan, null, now);
+  return advanceStatus(db, r, plan, null, now);
 }
 
 export type ProviderAnswer =
