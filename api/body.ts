@@ -10,11 +10,20 @@ export function parseJsonBody<T extends z.ZodType>(text: string, schema: T): z.o
     throw new AppError('malformed-request', 400, 'Request body is not valid JSON');
   }
   const parsed = schema.safeParse(value);
-  if (!parsed.success) {
-    const errors = parsed.error.issues.map((i) => ({ path: ['json', ...i.path.map(String)].join('.'), message: i.message }));
-    throw new AppError('validation-failed', 400, `Invalid request json: ${errors[0]?.path}: ${errors[0]?.message}`, {
-      errors,
-    });
-  }
+  if (!parsed.success) throw validationFailed('json', parsed.error.issues);
   return parsed.data;
+}
+
+type Issue = { path: PropertyKey[]; message: string };
+
+/** Issues as `{ path: 'json.field.0', message }`, the path led by the request part. */
+export function fieldErrors(target: string, issues: readonly Issue[]) {
+  return issues.map((i) => ({ path: [target, ...i.path.map(String)].join('.'), message: i.message }));
+}
+
+/** The 400 `validation-failed` problem every route answers for input its schema refuses. */
+export function validationFailed(target: string, issues: readonly Issue[]): AppError {
+  const errors = fieldErrors(target, issues);
+  const first = errors[0];
+  return new AppError('validation-failed', 400, `Invalid request ${target}${first ? `: ${first.path}: ${first.message}` : ''}`, { errors });
 }

@@ -1,5 +1,5 @@
 import { OpenAPIHono, type RouteConfig, z } from '@hono/zod-openapi';
-import { AppError } from '../domain/errors';
+import { validationFailed } from './body';
 import type { AppEnv } from './env';
 import { securityOf } from './openapi-security';
 
@@ -10,19 +10,7 @@ import { securityOf } from './openapi-security';
 export function createRouter() {
   const app = new OpenAPIHono<AppEnv>({
     defaultHook: (result) => {
-      if (!result.success) {
-        const errors = result.error.issues.map((i) => ({
-          path: [result.target, ...i.path.map(String)].join('.'),
-          message: i.message,
-        }));
-        const first = errors[0];
-        throw new AppError(
-          'validation-failed',
-          400,
-          `Invalid request ${result.target}${first ? `: ${first.path}: ${first.message}` : ''}`,
-          { errors },
-        );
-      }
+      if (!result.success) throw validationFailed(result.target, result.error.issues);
       return undefined;
     },
   });

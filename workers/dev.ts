@@ -1,13 +1,12 @@
 // `npm start`: the whole platform on one machine. Each part is embedded unless its URL is set
 // (DATABASE_URL, TEMPORAL_ADDRESS, S3_ENDPOINT); data persists under DATA_DIR (./.data).
-import { Connection } from '@temporalio/client';
 import { join, resolve } from 'node:path';
 import { migrateWithLock } from '../db/migrate';
 import { startApiNode } from './api-node';
 import { ConfigError, loadSettings } from './config';
 import { ensureBucket, ensureSearchAttributes, getFreePort, isPortOpen, startEmbeddedPostgres, startSeaweed, startTemporalDevServer, stopAllServers } from './embedded/index';
 import { createLogger } from './logger';
-import { connectRuntime, createS3Client, type Endpoints } from './runtime';
+import { connectRuntime, type Endpoints } from './runtime';
 import { onShutdown } from './shutdown';
 import { startWorkerProcess } from './worker-process';
 
@@ -60,17 +59,11 @@ const [databaseUrl, temporalAddress, s3] = await Promise.all([
   })(),
 ]);
 
-if (settings['temporal.address']) {
-  const connection = await Connection.connect({ address: temporalAddress });
-  await ensureSearchAttributes(connection, settings['temporal.namespace']);
-  await connection.close();
-}
-const s3Admin = createS3Client(settings, s3);
-await ensureBucket(s3Admin, settings['s3.bucket']);
-s3Admin.destroy();
-
 await migrateWithLock(databaseUrl);
 const runtime = await connectRuntime(settings, { databaseUrl, temporalAddress, s3 }, logger);
+// On the runtime's own connections; the embedded Temporal registers its search attributes itself.
+if (settings['temporal.address']) await ensureSearchAttributes(runtime.temporalConnection, settings['temporal.namespace']);
+await ensureBucket(runtime.s3, settings['s3.bucket']);
 const server = await startApiNode(settings, runtime, logger);
 const worker = await startWorkerProcess(settings, runtime, temporalAddress, logger);
 

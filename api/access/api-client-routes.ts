@@ -1,13 +1,13 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { insertAudit } from '../../db/queries/access-audit';
 import { insertApiClient, listApiClients, revokeApiClient, type ApiClientRow } from '../../db/queries/api-clients';
-import { deleteUserGrants } from '../../db/queries/entitlements';
 import { deleteMember, insertMember } from '../../db/queries/tenants';
 import { API_CLIENT_ID, hashClientSecret, newClientId, newClientSecret } from '../../domain/api-client-credentials';
 import { notFound } from '../../domain/errors';
 import { asOwnerOfPathTenant } from '../middleware/identity';
 import { createRouter, jsonBody, jsonContent, noContent, problemResponses, tenantParam } from '../openapi';
 import { ApiClient, ApiClientBody, ApiClientCreated, toIso, toIsoOrNull } from './schemas';
+import { revokeAllGrants } from './tenants-service';
 
 const tags = ['Access: API clients'];
 const owner = asOwnerOfPathTenant;
@@ -92,16 +92,7 @@ export function apiClientRoutes() {
       const actor = c.get('caller').userId;
       await c.get('deps').db.transaction(async (tx) => {
         if (!(await revokeApiClient(tx, t, clientId, actor))) throw notFound('API client', 'api-client-not-found');
-        for (const g of await deleteUserGrants(tx, t, clientId)) {
-          await insertAudit(tx, {
-            tenantId: t,
-            actor,
-            action: 'grant.revoke',
-            subjectUserId: clientId,
-            capabilityCode: g.capabilityCode,
-            detail: { level: g.level, reason: 'api client revoked' },
-          });
-        }
+        await revokeAllGrants(tx, t, clientId, actor, 'api client revoked');
         await deleteMember(tx, t, clientId);
         await insertAudit(tx, { tenantId: t, actor, action: 'api-client.revoke', subjectUserId: clientId });
       });

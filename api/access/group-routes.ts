@@ -12,14 +12,14 @@ import {
   tenantParam,
   userParam,
 } from '../openapi';
-import { Group, GroupBody, GroupMember, toIso } from './schemas';
+import { Group, GroupBody, GroupMember, GROUP_NAME, toIso } from './schemas';
 import { requireMember } from './tenants-service';
 
 const tags = ['Access: candidate groups'];
 const owner = asOwnerOfPathTenant;
 const groupParam = z
   .string()
-  .regex(/^[a-z0-9][a-z0-9_-]{0,62}$/)
+  .regex(GROUP_NAME)
   .openapi({ param: { name: 'g', in: 'path' }, description: 'Group name' });
 
 export function groupRoutes() {

@@ -21,11 +21,13 @@ const idParams = z.object({ id: uuidParam() });
 
 /** Names and labels are resolved at read time, so renames show up everywhere at once. */
 async function views(db: Db, rows: AccessRequestRow[]) {
-  const names = await userNames(
-    db,
-    rows.flatMap((r) => (r.decidedBy ? [r.userId, r.decidedBy] : [r.userId])),
-  );
-  const labels = await capabilityNames(db);
+  const [names, labels] = await Promise.all([
+    userNames(
+      db,
+      rows.flatMap((r) => (r.decidedBy ? [r.userId, r.decidedBy] : [r.userId])),
+    ),
+    capabilityNames(db),
+  ]);
   return rows.map((r) => ({
     id: r.id,
     tenantId: r.tenantId,

@@ -3,6 +3,8 @@ import { CAPABILITY_CODE, TENANT_ID } from '../openapi';
 
 export const Level = z.enum(['read', 'read-write']).openapi('Level');
 const iso = z.string().openapi({ format: 'date-time' });
+/** A candidate group's name within its tenant. */
+export const GROUP_NAME = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 const code = z.string().regex(CAPABILITY_CODE, 'must be an upper-case capability code');
 
 export const Capability = z
@@ -156,7 +158,7 @@ export const InvitationCreated = Invitation.extend({
 
 export const GroupBody = z
   .object({
-    name: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, 'must be lower-case letters, digits, - and _'),
+    name: z.string().regex(GROUP_NAME, 'must be lower-case letters, digits, - and _'),
     description: z.string().max(500).optional(),
   })
   .openapi('CandidateGroupCreate');

@@ -58,23 +58,27 @@ async function dropOwnership(tx: Tx, tenantId: string, userId: string, actor: st
   return true;
 }
 
+/** Deletes every grant of a member (or API client), one audit record per grant revoked. */
+export async function revokeAllGrants(tx: Tx, tenantId: string, userId: string, actor: string, reason: string) {
+  for (const g of await deleteUserGrants(tx, tenantId, userId)) {
+    await insertAudit(tx, {
+      tenantId,
+      actor,
+      action: 'grant.revoke',
+      subjectUserId: userId,
+      capabilityCode: g.capabilityCode,
+      detail: { level: g.level, reason },
+    });
+  }
+}
+
 export async function removeMember(db: Db, tenantId: string, userId: string, actor: string) {
   await db.transaction(async (tx) => {
     await lockTenant(tx, tenantId);
     if (!(await getMember(tx, tenantId, userId))) throw notFound('Member', 'member-not-found');
     await dropOwnership(tx, tenantId, userId, actor);
     await removeFromTenantGroups(tx, tenantId, userId);
-    const revoked = await deleteUserGrants(tx, tenantId, userId);
-    for (const g of revoked) {
-      await insertAudit(tx, {
-        tenantId,
-        actor,
-        action: 'grant.revoke',
-        subjectUserId: userId,
-        capabilityCode: g.capabilityCode,
-        detail: { level: g.level, reason: 'member removed' },
-      });
-    }
+    await revokeAllGrants(tx, tenantId, userId, actor, 'member removed');
     await cancelOpenRequestsOf(tx, tenantId, userId, actor);
     await deleteMember(tx, tenantId, userId);
     await insertAudit(tx, { tenantId, actor, action: 'member.remove', subjectUserId: userId });

@@ -6,6 +6,7 @@ import { AppError, conflict, notFound } from '../../domain/errors';
 import { capabilityGuard } from '../middleware/capability-guard';
 import { basicOrGatewayIdentity } from '../middleware/basic-auth';
 import { tenantIdentity } from '../middleware/identity';
+import { fieldErrors } from '../body';
 import type { AppEnv } from '../env';
 
 /** HTTP Basic (API client) or gateway identity, then the tenant, then the capability layer. */
@@ -47,8 +48,7 @@ export async function withFieldPaths<T>(target: 'json' | 'query', run: () => T |
     return await run();
   } catch (err) {
     if (err instanceof CalendarEngineError && err.issues.length > 0) {
-      const errors = err.issues.map((i) => ({ path: [target, ...i.path.map(String)].join('.'), message: i.message }));
-      throw new AppError(err.code, err.status, err.detail, { errors });
+      throw new AppError(err.code, err.status, err.detail, { errors: fieldErrors(target, err.issues) });
     }
     throw err;
   }

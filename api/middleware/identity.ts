@@ -13,13 +13,8 @@ const EMAIL = /^[^\s@]{1,100}@[^\s@]{1,200}$/;
 const seenDirectory = new Map<string, string>();
 
 function readHeader(c: { req: { header(n: string): string | undefined } }, name: string, pattern: RegExp) {
-  const value = c.req.header(name);
-  if (value === undefined || value === '') {
-    throw new AppError('missing-header', 400, `Header ${name} is required`, { header: name });
-  }
-  if (!pattern.test(value)) {
-    throw new AppError('malformed-header', 400, `Header ${name} is malformed`, { header: name });
-  }
+  const value = optionalHeader(c, name, pattern);
+  if (value === undefined) throw new AppError('missing-header', 400, `Header ${name} is required`, { header: name });
   return value;
 }
 

@@ -1,9 +1,9 @@
 import { sql as drizzleSql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../client';
 import { ownerGroupId } from './membership';
+import type { Level } from './entitlements';
 
-export type Level = 'read' | 'read-write';
-export type SubscriptionStatus = 'ACTIVE' | 'SUSPENDED';
+type SubscriptionStatus = 'ACTIVE' | 'SUSPENDED';
 
 /** Everything a request needs to decide layers 1 and 2 and ownership, for one (tenant, user). */
 export interface CallerSnapshot {
