@@ -1,10 +1,9 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { findExpiredDocuments, getDocument, markExpiredDocumentsDeleted, updateDocument } from '../db/queries/documents';
-import { retentionPlan } from '../domain/documents/retention';
 import { settledColumns } from '../domain/documents/settled-columns';
 import { announceAttachment } from '../integrations/docstore/attach-signal';
-import { DocumentObjectStore, physicalKey } from '../integrations/docstore/object-store';
-import { createScanner, retentionDays, settleStoredObject } from '../integrations/docstore/settle';
+import { physicalKey } from '../integrations/docstore/object-store';
+import { createObjectStore, createScanner, retentionPlanFor, settleStoredObject } from '../integrations/docstore/settle';
 import type { ActivityDeps } from './index';
 
 export interface ScanPendingInput {
@@ -34,7 +33,7 @@ export interface RetentionPurgeFindings {
 export function createDocumentActivities(deps: ActivityDeps) {
   const { db, settings, logger } = deps;
   const scanner = createScanner(settings);
-  const store = deps.s3 ? new DocumentObjectStore({ s3: deps.s3, bucket: settings['s3.bucket'], sse: settings['docstore.sse'] }) : undefined;
+  const store = createObjectStore(settings, deps.s3);
   const now = () => new Date();
   const log = logger.child({ component: 'documents' });
 
@@ -54,7 +53,7 @@ export function createDocumentActivities(deps: ActivityDeps) {
         throw ApplicationFailure.nonRetryable('A PENDING document awaiting a scan has no stored version', 'DocumentWithoutBytes');
       }
       if (!store) throw new Error('This worker has no S3 client; another worker must scan the document');
-      const plan = retentionPlan(row.capability, retentionDays(settings));
+      const plan = retentionPlanFor(settings, row.capability);
       let outcome;
       try {
         outcome = await settleStoredObject(store, scanner, physicalKey(row.tenantId, row.storageKey), row.storageVersionId, plan, now);

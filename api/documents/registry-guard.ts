@@ -5,7 +5,7 @@ import type { DbOrTx } from '../../db/client';
 import { outboxWorkflowFor } from '../../db/queries/documents';
 import { DOCUMENT_CAPABILITIES } from '../../db/schema/documents';
 import { forbidden } from '../../domain/errors';
-import { assertCapabilityAccess } from '../middleware/capability-guard';
+import { assertCapabilityAccess, hasCapabilityAccess } from '../middleware/capability-guard';
 import type { RegistryCaller } from './registry-client';
 
 /** The capability-guard middleware's layers and codes, for a capability named by the document. */
@@ -15,10 +15,7 @@ export function assertCapability(caller: RegistryCaller, code: string, mode: 're
 
 /** Document capabilities the caller may read (any effective grant) or write (read-write). */
 export function documentCapabilities(caller: RegistryCaller, mode: 'read' | 'write'): string[] {
-  const { subscriptions, grants } = caller.snapshot;
-  return DOCUMENT_CAPABILITIES.filter(
-    (code) => subscriptions[code] === 'ACTIVE' && grants[code] !== undefined && (mode === 'read' || grants[code] === 'read-write'),
-  );
+  return DOCUMENT_CAPABILITIES.filter((code) => hasCapabilityAccess(caller.snapshot, code, mode));
 }
 
 /**

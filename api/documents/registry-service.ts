@@ -17,12 +17,11 @@ import {
 } from '../../db/queries/documents';
 import { userNames } from '../../db/queries/membership';
 import { buildObjectKey, DocumentInputError, validateKeySegment } from '../../domain/documents/storage-key';
-import { retentionPlan } from '../../domain/documents/retention';
 import { scanBusinessKey } from '../../domain/documents/scan-retry';
 import { settledColumns } from '../../domain/documents/settled-columns';
 import { AppError, badRequest, conflict, notFound } from '../../domain/errors';
 import { announceAttachment } from '../../integrations/docstore/attach-signal';
-import { retentionDays } from '../../integrations/docstore/settle';
+import { retentionPlanFor } from '../../integrations/docstore/settle';
 import type { Settings } from '../../workers/settings';
 import { assertCapability, assertContext, documentCapabilities } from './registry-guard';
 import type {
@@ -140,7 +139,7 @@ export class DocumentRegistry implements RegistryClient {
       docId,
       version: row.version,
       storageKey: row.storageKey,
-      retention: retentionPlan(row.capability, retentionDays(this.d.settings)),
+      retention: retentionPlanFor(this.d.settings, row.capability),
       document: toView(row),
     };
   }
@@ -152,7 +151,7 @@ export class DocumentRegistry implements RegistryClient {
     if (current.status !== 'PENDING' || current.scanStatus !== 'NOT_SCANNED') {
       throw conflict('document-not-pending', 'The document is already finalized');
     }
-    const plan = retentionPlan(current.capability, retentionDays(this.d.settings));
+    const plan = retentionPlanFor(this.d.settings, current.capability);
     if ((input.scan === 'CLEAN' || input.scan === 'SKIPPED') && plan && input.retention?.mode !== plan.mode) {
       // A READY document of a retained capability is always locked, in the capability's mode.
       throw badRequest('retention-required', `A READY ${current.capability} document needs ${plan.mode} retention`);

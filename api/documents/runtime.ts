@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { AppError } from '../../domain/errors';
-import { DocumentObjectStore, physicalKey } from '../../integrations/docstore/object-store';
-import { createScanner, type Scanner } from '../../integrations/docstore/settle';
+import { physicalKey, type DocumentObjectStore } from '../../integrations/docstore/object-store';
+import { createObjectStore, createScanner, type Scanner } from '../../integrations/docstore/settle';
 import type { AppDeps } from '../deps';
 import { HttpRegistryClient } from './http-registry-client';
 import type { RegistryCaller, RegistryClient, Removal } from './registry-client';
@@ -24,9 +24,7 @@ export class DocumentsRuntime {
     const { settings } = deps;
     const url = settings['docstore.registry-url'];
     this.registry = url ? new HttpRegistryClient({ baseUrl: url, internalKey: settings['internal.key'] ?? '' }) : local;
-    this.store = deps.s3
-      ? new DocumentObjectStore({ s3: deps.s3, bucket: settings['s3.bucket'], sse: settings['docstore.sse'] })
-      : undefined;
+    this.store = createObjectStore(settings, deps.s3);
     this.scanner = createScanner(settings);
     this.now = deps.clock ?? (() => new Date());
     this.uploadSlots = new UploadSlots(settings['docstore.upload-concurrency']);

@@ -24,6 +24,12 @@ export function assertCapabilityAccess(snapshot: Pick<CallerSnapshot, 'subscript
   }
 }
 
+/** The same rule as a predicate, for lists filtered by what the caller may see. */
+export function hasCapabilityAccess(snapshot: Pick<CallerSnapshot, 'subscriptions' | 'grants'>, code: string, mode: AccessMode): boolean {
+  const level = snapshot.grants[code];
+  return snapshot.subscriptions[code] === 'ACTIVE' && level !== undefined && (mode === 'read' || level === 'read-write');
+}
+
 /** The guard every capability route mounts: `capabilityGuard('PHONE', 'write')`. */
 export const capabilityGuard = (code: string, mode: AccessMode) =>
   createMiddleware<AppEnv>(async (c, next) => {

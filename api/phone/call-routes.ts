@@ -5,16 +5,13 @@ import { tenantExists } from '../../db/queries/tenants';
 import { AppError, notFound } from '../../domain/errors';
 import { placeOutboundCall } from '../../services/phone/placement';
 import type { AppEnv } from '../env';
-import { capabilityGuard } from '../middleware/capability-guard';
-import { tenantIdentity, userIdentity } from '../middleware/identity';
 import { internalKey } from '../middleware/internal-key';
 import { createRouter, jsonBody, jsonContent, problemResponses, TENANT_ID, USER_ID, uuidParam } from '../openapi';
+import { reader, writer } from './guards';
 import { CallListQuery, PAGE_SIZE_CAP, PhoneCall, PhoneCallPage, PlaceCallBody } from './schemas';
 import { callSummary, callView, decodeCursor, encodeCursor } from './views';
 
 const tags = ['Phone: calls'];
-const reader = [userIdentity, tenantIdentity, capabilityGuard('PHONE', 'read')];
-const writer = [userIdentity, tenantIdentity, capabilityGuard('PHONE', 'write')];
 
 const PLACEMENT_RULES =
   'Defaults (assistant, number) come from PhoneSettings. Caller mistakes are answered before anything is saved: ' +

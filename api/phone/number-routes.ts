@@ -4,15 +4,12 @@ import { getPhoneNumber, insertPhoneNumber, listPhoneNumbers } from '../../db/qu
 import { AppError, notFound } from '../../domain/errors';
 import type { CreatePhoneNumberInput } from '../../integrations/vapi/client';
 import { mapProviderError, providerClientFor, VapiError } from '../../services/phone/provider';
-import { capabilityGuard } from '../middleware/capability-guard';
-import { tenantIdentity, userIdentity } from '../middleware/identity';
 import { createRouter, jsonBody, jsonContent, problemResponses, uuidParam } from '../openapi';
+import { reader, writer } from './guards';
 import { PhoneNumber, ProvisionNumberBody } from './schemas';
 import { numberView } from './views';
 
 const tags = ['Phone: numbers'];
-const reader = [userIdentity, tenantIdentity, capabilityGuard('PHONE', 'read')];
-const writer = [userIdentity, tenantIdentity, capabilityGuard('PHONE', 'write')];
 
 export function numberRoutes() {
   const app = createRouter();

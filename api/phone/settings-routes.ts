@@ -6,14 +6,11 @@ import { conflict } from '../../domain/errors';
 import { refuseForeignNumber } from '../../services/phone/placement';
 import { PHONE_API_KEY_SECRET, providerKeySource } from '../../services/phone/provider';
 import type { Settings } from '../../workers/settings';
-import { capabilityGuard } from '../middleware/capability-guard';
-import { tenantIdentity, userIdentity } from '../middleware/identity';
 import { createRouter, jsonBody, jsonContent, noContent, problemResponses } from '../openapi';
+import { reader, writer } from './guards';
 import { ApiKeyBody, PhoneSettings, PhoneSettingsBody } from './schemas';
 
 const tags = ['Phone: settings'];
-const reader = [userIdentity, tenantIdentity, capabilityGuard('PHONE', 'read')];
-const writer = [userIdentity, tenantIdentity, capabilityGuard('PHONE', 'write')];
 
 type SettingsRow = Awaited<ReturnType<typeof getPhoneSettings>>;
 

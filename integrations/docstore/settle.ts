@@ -2,9 +2,10 @@
 // exact stored version, then (only when it is clean) the object-lock retention of that version.
 // Shared by the proxy (at finalize) and the documentScan activity (the durable retry).
 import { createClamdClient, type ClamdClient } from '../clamav/clamd-client';
-import { retainUntilFrom, type RetentionPlan } from '../../domain/documents/retention';
+import type { S3Client } from '@aws-sdk/client-s3';
+import { retainUntilFrom, retentionPlan, type RetentionPlan } from '../../domain/documents/retention';
 import type { Settings } from '../../workers/settings';
-import type { DocumentObjectStore } from './object-store';
+import { DocumentObjectStore } from './object-store';
 
 export type Scanner = { mode: 'off' } | { mode: 'clamav'; client: ClamdClient };
 
@@ -20,13 +21,18 @@ export function createScanner(settings: Settings): Scanner {
   };
 }
 
-/** The per-capability retention horizons from settings, keyed by capability code. */
-export function retentionDays(settings: Settings): Record<string, number> {
-  return {
+/** The retention plan of a capability's documents under these settings (null: not retained). */
+export function retentionPlanFor(settings: Settings, capability: string): RetentionPlan | null {
+  return retentionPlan(capability, {
     FORMS: settings['docstore.retention-days.forms'],
     SIGNATURES: settings['docstore.retention-days.signatures'],
     EMAIL: settings['docstore.retention-days.email'],
-  };
+  });
+}
+
+/** The documents' object store under these settings; none without an S3 client. */
+export function createObjectStore(settings: Settings, s3: S3Client | undefined): DocumentObjectStore | undefined {
+  return s3 ? new DocumentObjectStore({ s3, bucket: settings['s3.bucket'], sse: settings['docstore.sse'] }) : undefined;
 }
 
 export type SettleOutcome =
