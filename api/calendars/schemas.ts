@@ -11,6 +11,7 @@ import {
   isOpenQuerySchema,
   prioritySchema,
   processCalendarAssociationInputSchema,
+  processKeySchema,
   slaBudgetSchema,
   timeZoneSchema,
   type HolidayImportType,
@@ -38,7 +39,6 @@ function refuseNul(value: unknown, ctx: z.RefinementCtx, path: (string | number)
 }
 /** A body schema of this capability: cloned (see `fresh`) and without NUL characters anywhere. */
 const body = <T extends z.ZodType>(schema: T): T => fresh(schema).superRefine((v, ctx) => refuseNul(v, ctx)) as unknown as T;
-const PRINTABLE = /^[^\u0000-\u001f\u007f]+$/;
 const localDate = z.string().openapi({ format: 'date', example: '2025-12-24' });
 
 // ------------------------------------------------------------------------------------------
@@ -46,12 +46,7 @@ const localDate = z.string().openapi({ format: 'date', example: '2025-12-24' });
 
 export const calendarCodeParam = fresh(codeSchema).openapi({ param: { name: 'code', in: 'path' }, example: 'EU-SUPPORT' });
 export const locationCodeParam = fresh(codeSchema).openapi({ param: { name: 'loc', in: 'path' }, example: 'BER' });
-export const processKeyParam = z
-  .string()
-  .min(1)
-  .max(200)
-  .regex(PRINTABLE, 'must not contain control characters')
-  .openapi({ param: { name: 'key', in: 'path' }, example: 'invoice-approval' });
+export const processKeyParam = fresh(processKeySchema).openapi({ param: { name: 'key', in: 'path' }, example: 'invoice-approval' });
 export const recordIdParam = z.string().uuid().openapi({ param: { name: 'id', in: 'path' } });
 
 export const CalendarPath = z.object({ code: calendarCodeParam });
@@ -106,7 +101,7 @@ export const HoursCreateBody = body(businessHoursInputSchema).openapi('BusinessH
 export const HolidayCreateBody = body(holidayInputSchema).openapi('HolidayCreate');
 export const AssociationCreateBody = body(processCalendarAssociationInputSchema).openapi('ProcessCalendarAssociationCreate');
 export const AssociationUpdateBody = body(
-  processCalendarAssociationInputSchema.extend({ processDefinitionKey: z.string().min(1).max(200).optional() }),
+  processCalendarAssociationInputSchema.extend({ processDefinitionKey: fresh(processKeySchema).optional() }),
 ).openapi('ProcessCalendarAssociationUpdate');
 
 /**
@@ -117,7 +112,7 @@ export const AssociationUpdateBody = body(
 export const SlaCalculateBody = z
   .object({
     calendarCode: codeSchema.optional(),
-    processDefinitionKey: z.string().min(1).max(200).regex(PRINTABLE, 'must not contain control characters').optional(),
+    processDefinitionKey: fresh(processKeySchema).optional(),
     receivedDateTime: fresh(dateTimeSchema).openapi({ example: '2025-03-28T16:30:00' }),
     receivedTimezone: timeZoneSchema.optional().openapi({ example: 'Europe/Berlin' }),
     sla: slaBudgetSchema.optional(),

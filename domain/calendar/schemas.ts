@@ -40,6 +40,13 @@ export const codeSchema = z
   .string()
   .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, { message: 'must be 1-64 letters, digits, _ - . (not starting with a symbol)' });
 
+/** A process definition key: what associations are keyed by and addressed with in paths. */
+export const processKeySchema = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[^\u0000-\u001f\u007f]+$/, 'must not contain control characters');
+
 /** An ISO-8601 instant with an offset or Z. */
 export const instantSchema = z
   .string()
@@ -132,7 +139,7 @@ export const holidayInputSchema = z.object(holidayFields).superRefine(narrowedOk
 export const prioritySchema = z.enum(['LOW', 'MEDIUM', 'HIGH', 'CRITICAL']);
 
 export const processCalendarAssociationInputSchema = z.object({
-  processDefinitionKey: z.string().min(1).max(200),
+  processDefinitionKey: processKeySchema,
   calendarCode: codeSchema,
   slaBusinessDays: z.number().int().min(0).default(0),
   slaBusinessMinutes: z.number().int().min(0).default(0),

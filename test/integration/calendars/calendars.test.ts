@@ -61,6 +61,16 @@ describe('business calendars: create, list, get, update, delete by calendarCode'
     expectProblem(await api.get('/api/process-calendars/k%00', t.asOwner), 400, 'validation-failed');
   });
 
+  it('a processDefinitionKey its own path would refuse is refused on create and by the SLA request too', async () => {
+    for (const key of ['line\nbreak', 'bell\u0007', 'del\u007f']) {
+      const created = await api.post('/api/process-calendars', t.asOwner, { processDefinitionKey: key, calendarCode: 'EU-SUPPORT' });
+      expectProblem(created, 400, 'validation-failed');
+      expect(created.json.errors[0].path).toBe('json.processDefinitionKey');
+    }
+    const sla = await api.post('/api/sla/calculate', t.asOwner, { processDefinitionKey: 'tab\tkey', receivedDateTime: '2025-03-28T16:30:00Z' });
+    expectProblem(sla, 400, 'validation-failed');
+  });
+
   it('GET lists by calendarCode and GET /{code} answers one; an unknown code is 404 calendar-not-found', async () => {
     const list = await api.get('/api/business-calendars', t.asOwner);
     expect(list.status).toBe(200);
