@@ -2,7 +2,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import type { Db } from '../db/client';
-import type { Settings } from '../workers/settings';
+import type { Settings } from '../domain/settings';
 import { createCalendarActivities } from './calendars';
 import { createDocumentActivities } from './documents';
 import { createOutboxActivities } from './outbox';

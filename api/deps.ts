@@ -3,7 +3,7 @@ import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import type { AccessCache } from './access-cache';
 import type { Db } from '../db/client';
-import type { Settings } from '../workers/settings';
+import type { Settings } from '../domain/settings';
 import type { PhoneToolRegistry } from './phone/tools';
 
 /** A named readiness probe: resolves when the part answers, rejects (or times out) otherwise. */

@@ -30,7 +30,7 @@ import { fileURLToPath } from 'node:url';
 import { createDatabase } from '../db/client';
 import { loadSettings } from '../workers/config';
 import { createS3Client } from '../workers/runtime';
-import { settingDefs } from '../workers/settings';
+import { settingDefs } from '../domain/settings';
 import { startBenchS3 } from './support/s3';
 import { startBenchDatabase } from './support/servers';
 

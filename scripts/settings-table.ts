@@ -1,8 +1,8 @@
-// Regenerates the README's settings table from workers/settings.ts:
+// Regenerates the README's settings table from domain/settings.ts:
 //   npx tsx scripts/settings-table.ts          (print)
 //   npx tsx scripts/settings-table.ts --write  (replace the table between the README markers)
 import { readFileSync, writeFileSync } from 'node:fs';
-import { envName, settingDefs } from '../workers/settings';
+import { envName, settingDefs } from '../domain/settings';
 
 const rows = Object.entries(settingDefs).map(([name, d]) => {
   const dflt = d.default === undefined || d.default === '' ? '(unset)' : `\`${d.default}\``;

@@ -3,7 +3,7 @@ import { startServer } from '../api/server';
 import { createListeningAccessCache } from './access-cache-listener';
 import { bootstrapAccess } from './bootstrap';
 import type { Runtime } from './runtime';
-import type { Settings } from './settings';
+import type { Settings } from '../domain/settings';
 
 /** The API of one node, as `npm run start:api` and `npm start` both run it. */
 export async function startApiNode(settings: Settings, runtime: Runtime, logger: Logger) {

@@ -1,7 +1,7 @@
 import { notifyAccessChanged } from '../db/queries/caller-snapshot';
 import { ensureOperatorGroups } from '../db/queries/membership';
 import type { Db } from '../db/client';
-import type { Settings } from './settings';
+import type { Settings } from '../domain/settings';
 
 /** Start-up facts every API node agrees on: operator groups exist, bootstrap operators are in. */
 export async function bootstrapAccess(db: Db, settings: Settings) {

@@ -1,6 +1,6 @@
-import { envName, settingDefs, type SettingName, type Settings } from './settings';
+import { envName, settingDefs, type SettingName, type Settings } from '../domain/settings';
 
-export { envName, settingDefs, type Settings } from './settings';
+export { envName, settingDefs, type Settings } from '../domain/settings';
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {

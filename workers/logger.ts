@@ -1,5 +1,5 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
-import type { Settings } from './settings';
+import type { Settings } from '../domain/settings';
 
 /**
  * JSON logs; anything that could hold a secret is redacted by path before it is written.

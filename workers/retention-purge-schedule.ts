@@ -8,7 +8,7 @@ import {
 import type { Logger } from 'pino';
 import type { retentionPurge, RetentionPurgeInput } from '../workflows/retention-purge';
 import { BusinessKeyKey, CapabilityKey, TenantIdKey } from '../workflows/search-attributes';
-import type { Settings } from './settings';
+import type { Settings } from '../domain/settings';
 
 export const RETENTION_PURGE_SCHEDULE_ID = 'documents-retention-purge';
 

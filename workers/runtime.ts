@@ -3,7 +3,7 @@ import { Client, Connection } from '@temporalio/client';
 import type { Logger } from 'pino';
 import { createDatabase, type Database } from '../db/client';
 import type { ReadinessCheck } from '../api/deps';
-import type { Settings } from './settings';
+import type { Settings } from '../domain/settings';
 
 export interface Endpoints {
   databaseUrl: string;

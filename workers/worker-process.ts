@@ -6,7 +6,7 @@ import type { Database } from '../db/client';
 import { OutboxDispatcher, temporalStarter } from './dispatcher';
 import { ensureRetentionPurgeSchedule } from './retention-purge-schedule';
 import type { Runtime } from './runtime';
-import type { Settings } from './settings';
+import type { Settings } from '../domain/settings';
 
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 

@@ -22,7 +22,7 @@ import { settledColumns } from '../../domain/documents/settled-columns';
 import { AppError, badRequest, conflict, notFound } from '../../domain/errors';
 import { announceAttachment } from '../../integrations/docstore/attach-signal';
 import { retentionPlanFor } from '../../integrations/docstore/settle';
-import type { Settings } from '../../workers/settings';
+import type { Settings } from '../../domain/settings';
 import { assertCapability, assertContext, documentCapabilities } from './registry-guard';
 import type {
   Authorization,

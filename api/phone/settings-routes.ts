@@ -5,7 +5,7 @@ import { deleteTenantSecret, putTenantSecret } from '../../db/queries/secrets';
 import { conflict } from '../../domain/errors';
 import { refuseForeignNumber } from '../../services/phone/placement';
 import { PHONE_API_KEY_SECRET, providerKeySource } from '../../services/phone/provider';
-import type { Settings } from '../../workers/settings';
+import type { Settings } from '../../domain/settings';
 import { createRouter, jsonBody, jsonContent, noContent, problemResponses } from '../openapi';
 import { reader, writer } from './guards';
 import { ApiKeyBody, PhoneSettings, PhoneSettingsBody } from './schemas';

@@ -2,7 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { Logger } from 'pino';
 import { AppError } from '../../domain/errors';
 import { parseServerMessage } from '../../domain/phone/webhook-messages';
-import type { Settings } from '../../workers/settings';
+import type { Settings } from '../../domain/settings';
 import { sameSecret } from '../middleware/internal-key';
 import { createRouter, jsonContent, problemResponses } from '../openapi';
 import { handleServerMessage } from './webhook-handlers';

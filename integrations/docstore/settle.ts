@@ -4,7 +4,7 @@
 import { createClamdClient, type ClamdClient } from '../clamav/clamd-client';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { retainUntilFrom, retentionPlan, type RetentionPlan } from '../../domain/documents/retention';
-import type { Settings } from '../../workers/settings';
+import type { Settings } from '../../domain/settings';
 import { DocumentObjectStore } from './object-store';
 
 export type Scanner = { mode: 'off' } | { mode: 'clamav'; client: ClamdClient };

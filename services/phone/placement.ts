@@ -17,7 +17,7 @@ import { PHONE_CAPABILITY } from '../../domain/phone/call-process';
 import { isE164 } from '../../domain/phone/e164';
 import type { PhoneActionInputs } from '../../domain/phone/workflow-action';
 import { VapiError } from '../../integrations/vapi/client';
-import type { Settings } from '../../workers/settings';
+import type { Settings } from '../../domain/settings';
 import { enqueueCallProcess } from './call-events';
 import { missingProviderKey, providerClient, resolveProviderKey } from './provider';
 

@@ -2,7 +2,7 @@ import { hasTenantSecret, readTenantSecret } from '../../db/queries/secrets';
 import type { DbOrTx } from '../../db/client';
 import { AppError } from '../../domain/errors';
 import { createVapiClient, VapiError, type VapiClient } from '../../integrations/vapi/client';
-import type { Settings } from '../../workers/settings';
+import type { Settings } from '../../domain/settings';
 
 /** Name of the tenant's provider key in the secret store. */
 export const PHONE_API_KEY_SECRET = 'phone.provider-api-key';

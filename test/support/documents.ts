@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
 import { documents } from '../../db/schema/documents';
 import { createS3Client } from '../../workers/runtime';
-import type { Settings } from '../../workers/settings';
+import type { Settings } from '../../domain/settings';
 import { testSettings, type TestContext, type Who } from './app';
 import { servers } from './servers';
 

@@ -7,7 +7,7 @@ import type { AppDeps } from '../../api/deps';
 import { getPhoneCall } from '../../db/queries/phone';
 import { phoneCalls } from '../../db/schema/phone';
 import { enqueueCallProcess } from '../../services/phone/call-events';
-import type { Settings } from '../../workers/settings';
+import type { Settings } from '../../domain/settings';
 import { start, type VapiStandIn } from '../stand-ins/vapi/server';
 import { client, useTestApp, type TestContext, type Who } from './app';
 import { seedTenant } from './fixtures';

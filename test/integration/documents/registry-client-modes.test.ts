@@ -7,7 +7,7 @@ import { startServer, type RunningServer } from '../../../api/server';
 import { INTERNAL_KEY, useTestApp } from '../../support/app';
 import { docApi, documentRow, formFields, patterned, ResponseRecorder, s3State, seedDocTenant, testS3Client } from '../../support/documents';
 import { expectProblem, seedTenant } from '../../support/fixtures';
-import type { Settings } from '../../../workers/settings';
+import type { Settings } from '../../../domain/settings';
 
 const CAP = 64 * 1024;
 const s3 = testS3Client();
