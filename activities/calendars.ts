@@ -1,11 +1,12 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { SlaResult } from '../domain/calendar/index';
 import { AppError } from '../domain/errors';
+import type { SlaDueDateRequest } from '../domain/calendar/sla-process';
 import { calculateTenantSla, type SlaCalculation } from '../services/calendars/sla';
 import type { ActivityDeps } from './index';
 
 /** Input of calculateSlaDueDate: the tenant plus either form of the SLA request. */
-export type SlaDueDateRequest = SlaCalculation & { tenantId: string };
+export type { SlaDueDateRequest };
 
 export function createCalendarActivities({ db }: ActivityDeps) {
   return {

@@ -64,11 +64,14 @@ export function createDocumentActivities(deps: ActivityDeps) {
       }
       const attempts = row.scanAttempts + 1;
       const changes = settledColumns(outcome, now(), attempts);
-      const updated = await updateDocument(db, row.tenantId, row.id, row.version, changes);
+      const updated = await db.transaction(async (tx) => {
+        const settled = await updateDocument(tx, row.tenantId, row.id, row.version, changes);
+        if (settled) await announceAttachment(tx, settled);
+        return settled;
+      });
       // Someone wrote the row meanwhile: the next attempt reloads it and decides again.
       if (!updated) throw new Error(`document ${row.id} changed during its scan; retrying`);
       log.info({ docId: row.id, status: updated.status, attempts }, 'document scan settled by the durable retry');
-      await announceAttachment(db, deps.temporal, log, updated);
       return { docId: row.id, status: updated.status, settledHere: true };
     },
 

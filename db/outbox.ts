@@ -1,47 +1,93 @@
-import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, lte, ne, sql } from 'drizzle-orm';
+import {
+  processIdentity,
+  workflowIdFor,
+  type KeyedProcessContract,
+  type PayloadOf,
+  type SignalContract,
+} from '../domain/process-contract';
 import type { DbOrTx, Tx } from './client';
 import { outbox } from './schema/outbox';
+
+export { workflowIdFor };
 
 export const OUTBOX_CHANNEL = 'outbox_ready';
 
 export type OutboxRow = typeof outbox.$inferSelect;
 
-export interface OutboxEntry {
+/** Where a signal goes: a process by its business key, or a workflow id recorded elsewhere. */
+export interface SignalTarget {
+  /** Whose dispatchers deliver the row (setting dispatcher.capabilities). */
   capability: string;
   tenantId: string;
   businessKey: string;
-  workflowType: string;
-  args?: unknown[];
-  taskQueue?: string;
+  /** Defaults to the id the outbox gives (capability, tenant, businessKey). */
+  workflowId?: string;
 }
 
-/** DESIGN: workflow ids are `<capability>:<tenant>:<key>`; deterministic, so a repeated start is a no-op. */
-export const workflowIdFor = (capability: string, tenantId: string, businessKey: string) =>
-  `${capability.toLowerCase()}:${tenantId}:${businessKey}`;
-
 /**
- * Writes the outbox row inside the caller's transaction, next to the business row. The NOTIFY
- * is transactional too: dispatchers are woken only once the row is visible.
+ * Serialises the enqueues of one workflow until commit, so `seq` (taken after the lock) follows
+ * commit order. Enqueue last in a transaction: the lock is held until it ends. The first key
+ * keeps these locks apart from the migration lock and any other advisory lock.
  */
-export async function enqueueOutbox(tx: DbOrTx, e: OutboxEntry) {
-  const rows = await tx
-    .insert(outbox)
-    .values({
-      capability: e.capability,
-      tenantId: e.tenantId,
-      businessKey: e.businessKey,
-      workflowType: e.workflowType,
-      workflowId: workflowIdFor(e.capability, e.tenantId, e.businessKey),
-      taskQueue: e.taskQueue ?? null,
-      args: e.args ?? [],
-    })
-    .onConflictDoNothing()
-    .returning();
-  await tx.execute(sql`select pg_notify(${OUTBOX_CHANNEL}, ${e.capability})`);
+const WORKFLOW_LOCK_CLASS = 0x6f62; // "ob"
+
+async function insertRow(tx: DbOrTx, values: typeof outbox.$inferInsert) {
+  await tx.execute(sql`select pg_advisory_xact_lock(${WORKFLOW_LOCK_CLASS}, hashtext(${values.workflowId}))`);
+  const rows = await tx.insert(outbox).values(values).onConflictDoNothing().returning();
+  // Transactional NOTIFY: dispatchers are woken only once the row is visible.
+  await tx.execute(sql`select pg_notify(${OUTBOX_CHANNEL}, ${values.capability})`);
   return rows[0] ?? null;
 }
 
-/** Claims due rows; SKIP LOCKED lets any number of dispatchers share the table. */
+/**
+ * Starts the contract's process for this input, in the caller's transaction, next to the business
+ * row. A second start of the same business key is a no-op (null).
+ */
+export async function enqueueStart<I>(tx: DbOrTx, contract: KeyedProcessContract<I>, input: I, options: { taskQueue?: string } = {}) {
+  const id = processIdentity(contract, input);
+  return insertRow(tx, { ...id, verb: 'start', workflowType: contract.workflowType, taskQueue: options.taskQueue ?? null, args: [input] });
+}
+
+/** Sends one of a process's signals to its running workflow; written in the transaction that makes it true. */
+export async function enqueueSignal<S extends SignalContract<unknown>>(tx: DbOrTx, target: SignalTarget, signal: S, payload: PayloadOf<S>) {
+  return insertRow(tx, {
+    capability: target.capability,
+    tenantId: target.tenantId,
+    businessKey: target.businessKey,
+    workflowId: target.workflowId ?? workflowIdFor(target.capability, target.tenantId, target.businessKey),
+    verb: 'signal',
+    signalName: signal.name,
+    signalArgs: [payload],
+  });
+}
+
+/** Signals the contract's process for this input, starting it first when it does not run yet. */
+export async function enqueueSignalWithStart<I, S extends SignalContract<unknown>>(
+  tx: DbOrTx,
+  contract: KeyedProcessContract<I>,
+  input: I,
+  signal: S,
+  payload: PayloadOf<S>,
+  options: { taskQueue?: string } = {},
+) {
+  const id = processIdentity(contract, input);
+  return insertRow(tx, {
+    ...id,
+    verb: 'signal-with-start',
+    workflowType: contract.workflowType,
+    taskQueue: options.taskQueue ?? null,
+    args: [input],
+    signalName: signal.name,
+    signalArgs: [payload],
+  });
+}
+
+/**
+ * Claims due rows; SKIP LOCKED lets any number of dispatchers share the table. A row waits while
+ * an earlier row of its workflow is still QUEUED (claimed by another dispatcher, or backing off),
+ * so a workflow's rows are delivered one at a time, in commit order.
+ */
 export async function claimDueRows(tx: Tx, capabilities: readonly string[], limit: number) {
   if (capabilities.length === 0) return [];
   return tx
@@ -52,9 +98,11 @@ export async function claimDueRows(tx: Tx, capabilities: readonly string[], limi
         eq(outbox.state, 'QUEUED'),
         lte(outbox.nextAttemptAt, sql`now()`),
         inArray(outbox.capability, [...capabilities]),
+        sql`not exists (select 1 from ${outbox} as earlier where earlier.workflow_id = ${outbox.workflowId}
+              and earlier.state = 'QUEUED' and earlier.seq < ${outbox.seq})`,
       ),
     )
-    .orderBy(asc(outbox.nextAttemptAt))
+    .orderBy(asc(outbox.seq))
     .limit(limit)
     .for('update', { skipLocked: true });
 }
@@ -63,6 +111,14 @@ export async function markStarted(tx: DbOrTx, id: string, runId: string | null) 
   await tx
     .update(outbox)
     .set({ state: 'STARTED', processInstanceId: runId, lastError: null, updatedAt: sql`now()` })
+    .where(eq(outbox.id, id));
+}
+
+/** A signal row's outcome: DELIVERED, or UNDELIVERABLE with the reason (its workflow was not running). */
+export async function markSignalOutcome(tx: DbOrTx, id: string, outcome: 'DELIVERED' | 'UNDELIVERABLE', note: string | null = null) {
+  await tx
+    .update(outbox)
+    .set({ state: outcome, lastError: note, updatedAt: sql`now()` })
     .where(eq(outbox.id, id));
 }
 
@@ -90,20 +146,21 @@ export async function markAttemptFailed(
   return failed;
 }
 
-/** The process reached its end: STARTED → CLOSED (idempotent). */
+const startRowOf = (capability: string, tenantId: string, businessKey: string) =>
+  and(eq(outbox.capability, capability), eq(outbox.tenantId, tenantId), eq(outbox.businessKey, businessKey), eq(outbox.verb, 'start'));
+
+/** The process reached its end: its start row STARTED → CLOSED (idempotent); its signal rows keep their outcome. */
 export async function closeOutbox(db: DbOrTx, capability: string, tenantId: string, businessKey: string) {
   const rows = await db
     .update(outbox)
     .set({ state: 'CLOSED', updatedAt: sql`now()` })
-    .where(and(eq(outbox.capability, capability), eq(outbox.tenantId, tenantId), eq(outbox.businessKey, businessKey)))
+    .where(startRowOf(capability, tenantId, businessKey))
     .returning({ id: outbox.id });
   return rows.length > 0;
 }
 
+/** The start row of a process. */
 export async function getOutboxRow(db: DbOrTx, capability: string, tenantId: string, businessKey: string) {
-  const rows = await db
-    .select()
-    .from(outbox)
-    .where(and(eq(outbox.capability, capability), eq(outbox.tenantId, tenantId), eq(outbox.businessKey, businessKey)));
+  const rows = await db.select().from(outbox).where(startRowOf(capability, tenantId, businessKey));
   return rows[0] ?? null;
 }

@@ -1,15 +1,26 @@
-import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
 import type { Logger } from 'pino';
-import type { Database } from '../db/client';
-import { claimDueRows, markAttemptFailed, markStarted, OUTBOX_CHANNEL, type OutboxRow } from '../db/outbox';
+import type { Database, Tx } from '../db/client';
+import { claimDueRows, markAttemptFailed, markSignalOutcome, markStarted, OUTBOX_CHANNEL, type OutboxRow } from '../db/outbox';
 import { BusinessKeyKey, CapabilityKey, TenantIdKey } from '../workflows/search-attributes';
+
+/** What became of a signal row: delivered, or its workflow was not running (finished or never started). */
+export type SignalDelivery = { outcome: 'DELIVERED'; runId: string | null } | { outcome: 'UNDELIVERABLE'; reason: string };
+
+/** Sends signal and signal-with-start rows. */
+export interface SignalSender {
+  signal(row: OutboxRow): Promise<SignalDelivery>;
+  signalWithStart(row: OutboxRow): Promise<SignalDelivery>;
+}
 
 export interface DispatcherOptions {
   database: Database;
   logger: Logger;
   /** Starts one workflow; resolves to its run id, or null when it had already been started. */
   startWorkflow: (row: OutboxRow) => Promise<string | null>;
+  /** Delivers signal rows; without it they stay QUEUED and count failed attempts. */
+  signals?: SignalSender;
   capabilities: readonly string[];
   pollMs: number;
   batchSize: number;
@@ -17,20 +28,22 @@ export interface DispatcherOptions {
   backoffMs: number;
 }
 
+const searchAttributes = (row: OutboxRow) => [
+  { key: TenantIdKey, value: row.tenantId },
+  { key: CapabilityKey, value: row.capability },
+  { key: BusinessKeyKey, value: row.businessKey },
+];
+
 /** The production start: workflow id from the business key, duplicate ids refused even after completion. */
 export function temporalStarter(client: Client, defaultTaskQueue: string) {
   return async (row: OutboxRow): Promise<string | null> => {
     try {
-      const handle = await client.workflow.start(row.workflowType, {
+      const handle = await client.workflow.start(row.workflowType!, {
         taskQueue: row.taskQueue ?? defaultTaskQueue,
         workflowId: row.workflowId,
         args: row.args,
         workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-        typedSearchAttributes: [
-          { key: TenantIdKey, value: row.tenantId },
-          { key: CapabilityKey, value: row.capability },
-          { key: BusinessKeyKey, value: row.businessKey },
-        ],
+        typedSearchAttributes: searchAttributes(row),
       });
       return handle.firstExecutionRunId;
     } catch (err) {
@@ -41,10 +54,47 @@ export function temporalStarter(client: Client, defaultTaskQueue: string) {
 }
 
 /**
- * Turns QUEUED outbox rows into workflow starts. Each batch is claimed FOR UPDATE SKIP LOCKED
- * inside one transaction that stays open while its starts run: if this process dies mid-batch
- * the transaction aborts, the rows are QUEUED again, and the next dispatcher's repeated start of
- * an already-started workflow counts as success.
+ * The production signal sender. A signal to a workflow that has finished (or never ran) is
+ * UNDELIVERABLE, recorded and not retried; a signal-with-start to a finished one likewise, since
+ * its id may not be reused. Any other failure throws, and the row is retried with backoff.
+ */
+export function temporalSignaller(client: Client, defaultTaskQueue: string): SignalSender {
+  return {
+    async signal(row) {
+      try {
+        await client.workflow.getHandle(row.workflowId).signal(row.signalName!, ...(row.signalArgs ?? []));
+        return { outcome: 'DELIVERED', runId: null };
+      } catch (err) {
+        if (err instanceof WorkflowNotFoundError) return { outcome: 'UNDELIVERABLE', reason: 'workflow not running (finished or never started)' };
+        throw err;
+      }
+    },
+    async signalWithStart(row) {
+      try {
+        const handle = await client.workflow.signalWithStart(row.workflowType!, {
+          taskQueue: row.taskQueue ?? defaultTaskQueue,
+          workflowId: row.workflowId,
+          args: row.args,
+          signal: row.signalName!,
+          signalArgs: row.signalArgs ?? [],
+          workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+          typedSearchAttributes: searchAttributes(row),
+        });
+        return { outcome: 'DELIVERED', runId: handle.signaledRunId };
+      } catch (err) {
+        if (err instanceof WorkflowExecutionAlreadyStartedError) return { outcome: 'UNDELIVERABLE', reason: 'workflow finished; its id is not reused' };
+        throw err;
+      }
+    },
+  };
+}
+
+/**
+ * Turns QUEUED outbox rows into workflow starts and signals; the one place API-side code talks to
+ * Temporal. Each batch is claimed FOR UPDATE SKIP LOCKED inside one transaction that stays open
+ * while its deliveries run: if this process dies mid-batch the transaction aborts, the rows are
+ * QUEUED again, and the next dispatcher repeats them (a repeated start is a no-op; a repeated
+ * signal reaches the workflow twice, so payloads carry a key the workflow dedupes by).
  */
 export class OutboxDispatcher {
   private stopped = false;
@@ -77,23 +127,36 @@ export class OutboxDispatcher {
     const { database, capabilities, batchSize } = this.o;
     return database.db.transaction(async (tx) => {
       const rows = await claimDueRows(tx, capabilities, batchSize);
-      await Promise.all(
-        rows.map(async (row) => {
-          try {
-            const runId = await this.o.startWorkflow(row);
-            await markStarted(tx, row.id, runId);
-          } catch (err) {
-            const message = err instanceof Error ? err.message : String(err);
-            const failed = await markAttemptFailed(tx, row, message, this.o.maxAttempts, this.o.backoffMs);
-            this.o.logger[failed ? 'error' : 'warn'](
-              { businessKey: row.businessKey, capability: row.capability, attempt: row.retryCount + 1, err: message },
-              failed ? 'outbox row FAILED after its last attempt' : 'workflow start failed; will retry',
-            );
-          }
-        }),
-      );
+      // At most one row per workflow is due at a time (claimDueRows), so these may run side by side.
+      await Promise.all(rows.map((row) => this.deliver(tx, row)));
       return rows.length;
     });
+  }
+
+  private async deliver(tx: Tx, row: OutboxRow) {
+    try {
+      if (row.verb === 'start') {
+        await markStarted(tx, row.id, await this.o.startWorkflow(row));
+        return;
+      }
+      if (!this.o.signals) throw new Error('this dispatcher has no signal sender');
+      const sent = row.verb === 'signal' ? await this.o.signals.signal(row) : await this.o.signals.signalWithStart(row);
+      if (sent.outcome === 'UNDELIVERABLE') {
+        this.o.logger.warn({ workflowId: row.workflowId, signal: row.signalName, reason: sent.reason }, 'outbox signal undeliverable');
+        await markSignalOutcome(tx, row.id, 'UNDELIVERABLE', sent.reason);
+      } else if (row.verb === 'signal-with-start') {
+        await markStarted(tx, row.id, sent.runId);
+      } else {
+        await markSignalOutcome(tx, row.id, 'DELIVERED');
+      }
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      const failed = await markAttemptFailed(tx, row, message, this.o.maxAttempts, this.o.backoffMs);
+      this.o.logger[failed ? 'error' : 'warn'](
+        { businessKey: row.businessKey, capability: row.capability, verb: row.verb, attempt: row.retryCount + 1, err: message },
+        failed ? 'outbox row FAILED after its last attempt' : 'outbox delivery failed; will retry',
+      );
+    }
   }
 
   private async run() {
@@ -106,7 +169,8 @@ export class OutboxDispatcher {
         this.o.logger.error({ err }, 'outbox dispatch batch failed');
       }
       if (this.stopped) break;
-      if (handled >= this.o.batchSize || this.notified) continue;
+      // Any handled row may have released the next row of its workflow: look again at once.
+      if (handled > 0 || this.notified) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, this.o.pollMs);
         this.wake = () => {

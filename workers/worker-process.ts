@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
 import { createActivities } from '../activities/index';
 import type { Database } from '../db/client';
-import { OutboxDispatcher, temporalStarter } from './dispatcher';
+import { OutboxDispatcher, temporalSignaller, temporalStarter } from './dispatcher';
 import { ensureRetentionPurgeSchedule } from './retention-purge-schedule';
 import type { Runtime } from './runtime';
 import type { Settings } from '../domain/settings';
@@ -55,6 +55,7 @@ export function createDispatcher(settings: Settings, database: Database, runtime
     database,
     logger: logger.child({ component: 'dispatcher' }),
     startWorkflow: temporalStarter(runtime.temporal, settings['temporal.task-queue']),
+    signals: temporalSignaller(runtime.temporal, settings['temporal.task-queue']),
     capabilities: settings['dispatcher.capabilities'],
     pollMs: settings['dispatcher.poll-ms'],
     batchSize: settings['dispatcher.batch-size'],

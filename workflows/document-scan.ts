@@ -1,16 +1,11 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { DocumentActivities, ScanPendingResult } from '../activities/documents';
 import type { createOutboxActivities } from '../activities/outbox';
-import { scanBusinessKey } from '../domain/documents/scan-retry';
+import { DocumentScanProcess, type DocumentScanInput } from '../domain/documents/scan-process';
+
+export type { DocumentScanInput };
 
 type OutboxActivities = ReturnType<typeof createOutboxActivities>;
-
-export interface DocumentScanInput {
-  tenantId: string;
-  docId: string;
-  /** From settings docstore.scan-retry-initial-ms / -max-ms, fixed when the retry was enqueued. */
-  retry: { initialMs: number; maxMs: number };
-}
 
 /**
  * The durable retry of a scan that failed (scanner down, time-out, storage error) at finalize.
@@ -30,6 +25,6 @@ export async function documentScan(input: DocumentScanInput): Promise<ScanPendin
   });
   const { closeOutboxRow } = proxyActivities<OutboxActivities>({ startToCloseTimeout: '1 minute' });
   const result = await scanPendingDocument({ tenantId: input.tenantId, docId: input.docId });
-  await closeOutboxRow('DOCUMENTS', input.tenantId, scanBusinessKey(input.docId));
+  await closeOutboxRow(DocumentScanProcess.capability, input.tenantId, DocumentScanProcess.businessKey(input));
   return result;
 }

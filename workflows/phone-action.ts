@@ -1,6 +1,9 @@
 import { ApplicationFailure, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { PhoneActivities, PlacedPhoneCall } from '../activities/phone';
+import type { PhoneActionInput, PhoneActionOptions } from '../domain/phone/action-process';
 import { PHONE_ACTION_FAILURE_TYPES, type PhoneActionNode } from '../domain/phone/workflow-action';
+
+export type { PhoneActionInput, PhoneActionOptions };
 import { TenantIdKey } from './search-attributes';
 
 const { placePhoneCall } = proxyActivities<PhoneActivities>({
@@ -8,12 +11,6 @@ const { placePhoneCall } = proxyActivities<PhoneActivities>({
   retry: { maximumAttempts: 5, nonRetryableErrorTypes: [...PHONE_ACTION_FAILURE_TYPES] },
 });
 
-export interface PhoneActionOptions {
-  /** Defaults to the calling workflow's TenantId search attribute. */
-  tenantId?: string;
-  /** Defaults to `workflow:<calling workflow id>`. */
-  initiatedBy?: string;
-}
 
 /**
  * The phone workflow action for any workflow: `await runPhoneAction(node, variables)`.
@@ -34,10 +31,6 @@ export async function runPhoneAction(
   return placePhoneCall({ tenantId, node, variables, ...(options.initiatedBy ? { initiatedBy: options.initiatedBy } : {}) });
 }
 
-export interface PhoneActionInput extends PhoneActionOptions {
-  node: PhoneActionNode;
-  variables?: Record<string, unknown>;
-}
 
 /** The action as a process of its own, for callers that start workflows rather than write them. */
 export async function phoneAction(input: PhoneActionInput): Promise<PlacedPhoneCall> {

@@ -1,10 +1,10 @@
 import { condition, defineQuery, defineSignal, log, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { PhoneActivities } from '../activities/phone';
-import { PHONE_CALL_ENDED_SIGNAL, type PhoneCallEnded, type PhoneCallProcessInput } from '../domain/phone/call-process';
+import { PhoneCallProcess, type PhoneCallEnded, type PhoneCallProcessInput } from '../domain/phone/call-process';
 import type { CallStatus } from '../domain/phone/call-status';
 
 /** Spec, Events 3: correlated by the webhook (or anyone) when the call is terminal. */
-export const phoneCallEndedSignal = defineSignal<[PhoneCallEnded]>(PHONE_CALL_ENDED_SIGNAL);
+export const phoneCallEndedSignal = defineSignal<[PhoneCallEnded]>(PhoneCallProcess.signals.ended.name);
 
 export type PhoneCallPhase = 'opening' | 'waiting' | 'reconciling' | 'waiting-for-signal' | 'closing' | 'closed';
 

@@ -1,15 +1,8 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { DocumentActivities, RetentionPurgeFindings } from '../activities/documents';
+import type { RetentionPurgeInput } from '../domain/documents/retention-purge-process';
 
-export interface RetentionPurgeInput {
-  /** Only report what would be marked (setting docstore.retention-purge.dry-run, default true). */
-  dryRun: boolean;
-  batchSize: number;
-  /** Safety bound on one run; the next scheduled run continues. */
-  maxBatches?: number;
-  /** How many example ids a dry run lists. */
-  sampleSize?: number;
-}
+export type { RetentionPurgeInput };
 
 export interface RetentionPurgeReport {
   dryRun: boolean;

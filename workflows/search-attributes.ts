@@ -5,4 +5,5 @@ export const TenantIdKey = defineSearchAttributeKey('TenantId', SearchAttributeT
 export const CapabilityKey = defineSearchAttributeKey('Capability', SearchAttributeType.KEYWORD);
 export const BusinessKeyKey = defineSearchAttributeKey('BusinessKey', SearchAttributeType.KEYWORD);
 
-export const SEARCH_ATTRIBUTE_NAMES = ['TenantId', 'Capability', 'BusinessKey'] as const;
+export const SEARCH_ATTRIBUTE_KEYS = [TenantIdKey, CapabilityKey, BusinessKeyKey] as const;
+export const SEARCH_ATTRIBUTE_NAMES = SEARCH_ATTRIBUTE_KEYS.map((k) => k.name);

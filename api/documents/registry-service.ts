@@ -1,10 +1,9 @@
 // The document registry (core): authorisation, state and storage keys. It never touches
 // storage; the proxy moves bytes. Every write is optimistic (`where version = expected`).
 import { randomUUID } from 'node:crypto';
-import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/client';
-import { enqueueOutbox } from '../../db/outbox';
+import { enqueueStart } from '../../db/outbox';
 import {
   backfillProcessInstance,
   getDocument,
@@ -17,7 +16,7 @@ import {
 } from '../../db/queries/documents';
 import { userNames } from '../../db/queries/membership';
 import { buildObjectKey, DocumentInputError, validateKeySegment } from '../../domain/documents/storage-key';
-import { scanBusinessKey } from '../../domain/documents/scan-retry';
+import { DocumentScanProcess } from '../../domain/documents/scan-process';
 import { settledColumns } from '../../domain/documents/settled-columns';
 import { AppError, badRequest, conflict, notFound } from '../../domain/errors';
 import { announceAttachment } from '../../integrations/docstore/attach-signal';
@@ -43,7 +42,6 @@ export interface RegistryDeps {
   db: Db;
   settings: Settings;
   logger: Logger;
-  temporal?: Client;
   clock?: () => Date;
 }
 
@@ -178,24 +176,15 @@ export class DocumentRegistry implements RegistryClient {
       if (!updated) throw versionConflict();
       if (input.scan === 'ERROR') {
         const { settings } = this.d;
-        await enqueueOutbox(tx, {
-          capability: 'DOCUMENTS',
+        await enqueueStart(tx, DocumentScanProcess, {
           tenantId: caller.tenantId,
-          businessKey: scanBusinessKey(docId),
-          workflowType: 'documentScan',
-          args: [
-            {
-              tenantId: caller.tenantId,
-              docId,
-              retry: { initialMs: settings['docstore.scan-retry-initial-ms'], maxMs: settings['docstore.scan-retry-max-ms'] },
-            },
-          ],
+          docId,
+          retry: { initialMs: settings['docstore.scan-retry-initial-ms'], maxMs: settings['docstore.scan-retry-max-ms'] },
         });
       }
+      await announceAttachment(tx, updated);
       return updated;
     });
-    // Best effort and off the request path (only READY task-scoped rows): the upload's answer never waits on Temporal.
-    void announceAttachment(this.d.db, this.d.temporal, this.d.logger, row);
     return toView(row);
   }
 

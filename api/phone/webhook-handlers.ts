@@ -11,11 +11,9 @@ import {
 import type { Db } from '../../db/client';
 import { declineCall, routeToAssistant, type AssistantRequestAnswer } from '../../domain/phone/assistant-request';
 import { PHONE_CAPABILITY } from '../../domain/phone/call-process';
-import { isTerminal } from '../../domain/phone/call-status';
 import { buildToolCallsResponse, toolError, type ToolCallsResponse } from '../../domain/phone/tool-results';
 import type { MessageContext, ServerMessage } from '../../domain/phone/webhook-messages';
 import { applyEndOfCallReport, applyStatusUpdate, recordInboundCall, type CallEventResult } from '../../services/phone/call-events';
-import { signalCallEnded } from '../../services/phone/call-ended-signal';
 import type { AppDeps } from '../deps';
 import { EMPTY_TOOL_REGISTRY, runToolCalls } from './tools';
 
@@ -71,18 +69,14 @@ async function onAssistantRequest(deps: AppDeps, log: Logger, m: Message<'assist
   return routeToAssistant(call.assistantId ?? assistantId);
 }
 
-async function settle(deps: AppDeps, log: Logger, result: CallEventResult, terminalMessage: boolean, what: string) {
+/** PhoneCallEnded, when a message ends the call, is an outbox row written with the change (services/phone/call-events.ts). */
+function settle(log: Logger, result: CallEventResult, what: string) {
   const call = result.call;
   if (!call) {
     log.debug(`${what}: no change (untracked call, stale or unknown status)`);
     return;
   }
-  const clog = log.child({ tenantId: call.tenantId, callId: call.id });
-  if (result.changed) clog.info({ status: call.status }, `${what} applied`);
-  // A redelivered terminal message signals again: the first signal may have been lost.
-  if (isTerminal(call.status) && call.processStatus !== 'CLOSED' && (result.changed || terminalMessage)) {
-    await signalCallEnded(deps.temporal, clog, call);
-  }
+  if (result.changed) log.info({ tenantId: call.tenantId, callId: call.id, status: call.status }, `${what} applied`);
 }
 
 async function onToolCalls(deps: AppDeps, log: Logger, m: Message<'tool-calls'>, deadline: number): Promise<ToolCallsResponse> {
@@ -131,13 +125,13 @@ export async function handleServerMessage(
             status: m.status,
             endedReason: m.endedReason,
           });
-          await settle(deps, mlog, r, m.status === 'ended', `status-update ${m.status}`);
+          settle(mlog, r, `status-update ${m.status}`);
         }
         return {};
       case 'end-of-call-report':
         if (m.providerCallId) {
           const r = await applyEndOfCallReport(deps.db, { ...m, providerCallId: m.providerCallId });
-          await settle(deps, mlog, r, true, 'end-of-call-report');
+          settle(mlog, r, 'end-of-call-report');
         }
         return {};
       case 'unknown':

@@ -94,14 +94,17 @@ export async function recordDocumentProcess(db: DbOrTx, values: typeof documentP
 
 /**
  * The workflow a processRef belongs to when the platform started it through the outbox
- * (business key = processRef); document-scan rows are the registry's own and never count.
+ * (business key = processRef, a start or signal-with-start row); document-scan rows are the
+ * registry's own and never count.
  */
 export async function outboxWorkflowFor(db: DbOrTx, tenantId: string, processRef: string): Promise<string | null> {
   const rows = await db
     .select({ workflowId: outbox.workflowId })
     .from(outbox)
-    .where(and(eq(outbox.tenantId, tenantId), eq(outbox.businessKey, processRef), ne(outbox.capability, 'DOCUMENTS')))
-    .orderBy(asc(outbox.createdAt))
+    .where(
+      and(eq(outbox.tenantId, tenantId), eq(outbox.businessKey, processRef), ne(outbox.capability, 'DOCUMENTS'), ne(outbox.verb, 'signal')),
+    )
+    .orderBy(asc(outbox.seq))
     .limit(1);
   return rows[0]?.workflowId ?? null;
 }

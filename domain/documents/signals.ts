@@ -1,8 +1,8 @@
-// Finalize of a task-scoped document tells the owning workflow (best effort). The name is the
-// contract between the registry and any workflow that wants to hear about attachments: declare
-// `defineSignal<[DocumentAttached]>(DOCUMENT_ATTACHED_SIGNAL)` (workflows/document-signals.ts).
-
-export const DOCUMENT_ATTACHED_SIGNAL = 'documentAttachedSignal';
+// A task-scoped document that settles READY is announced to the workflow owning its processRef,
+// through an outbox row written in the transaction that made it READY. Any workflow that wants
+// to hear about attachments declares `defineSignal<[DocumentAttached]>(DocumentAttachedSignal.name)`
+// (workflows/document-signals.ts). Delivery is at least once, in commit order: dedupe by docId.
+import { signalContract } from '../process-contract';
 
 export interface DocumentAttached {
   docId: string;
@@ -16,3 +16,6 @@ export interface DocumentAttached {
   sizeBytes: number | null;
   sha256: string | null;
 }
+
+export const DocumentAttachedSignal = signalContract<DocumentAttached>('documentAttachedSignal');
+export const DOCUMENT_ATTACHED_SIGNAL = DocumentAttachedSignal.name;

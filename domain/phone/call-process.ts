@@ -1,12 +1,11 @@
 /**
- * The per-call process, as seen from outside the workflow: its type name, the message that
- * settles it and the rule that bounds its provider look-ups. Plain data so the API, the
- * activities and the workflow bundle share it without importing each other.
+ * The per-call process, as seen from outside the workflow: its contract (type name, business key,
+ * the message that settles it) and the rule that bounds its provider look-ups. Plain data so the
+ * API, the activities and the workflow bundle share it without importing each other.
  */
+import { defineProcess, signalContract } from '../process-contract';
+
 export const PHONE_CAPABILITY = 'PHONE';
-export const PHONE_CALL_WORKFLOW = 'phoneCall';
-/** Spec, Events 3: the message correlated into the parked call process. */
-export const PHONE_CALL_ENDED_SIGNAL = 'PhoneCallEnded';
 
 export interface PhoneCallProcessInput {
   tenantId: string;
@@ -27,3 +26,16 @@ export interface ReconcilePolicy {
   /** Look-ups in all; afterwards the process only waits for the signal. */
   maxAttempts: number;
 }
+
+/**
+ * One process per call (business key = call id), enqueued with the call row. Spec, Events 3:
+ * PhoneCallEnded is correlated into the parked process; it is an outbox row written in the
+ * transaction that makes the call terminal, delivered at least once (the workflow keeps the first).
+ */
+export const PhoneCallProcess = defineProcess<PhoneCallProcessInput>()({
+  capability: PHONE_CAPABILITY,
+  workflowType: 'phoneCall',
+  tenantOf: (i) => i.tenantId,
+  businessKey: (i) => i.callId,
+  signals: { ended: signalContract<PhoneCallEnded>('PhoneCallEnded') },
+});

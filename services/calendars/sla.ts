@@ -3,17 +3,9 @@ import { holidaysFromInstant, loadCalendarSnapshot } from '../../db/queries/cale
 import { getAssociation } from '../../db/queries/process-calendars';
 import { calculateSla, parseInstant, type SlaBudget, type SlaResult } from '../../domain/calendar/index';
 import { conflict, notFound } from '../../domain/errors';
+import type { SlaCalculation } from '../../domain/calendar/sla-process';
 
-interface Received {
-  /** Local date-time (read in receivedTimezone) or an instant with an offset. */
-  receivedDateTime: string;
-  receivedTimezone?: string;
-}
-
-/** The two forms of an SLA request: an explicit calendar and budget, or a process association. */
-export type SlaCalculation =
-  | (Received & { calendarCode: string; sla: SlaBudget })
-  | (Received & { processDefinitionKey: string });
+export type { SlaCalculation };
 
 /**
  * The one path from a tenant's SLA request to a due date, shared by `POST /api/sla/calculate` and

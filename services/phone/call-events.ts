@@ -1,5 +1,5 @@
 import type { Db, DbOrTx } from '../../db/client';
-import { closeOutbox, enqueueOutbox } from '../../db/outbox';
+import { closeOutbox, enqueueSignal, enqueueStart } from '../../db/outbox';
 import {
   advancePhoneCallStatus,
   attachProviderCallId,
@@ -19,7 +19,7 @@ import {
   nextStatusFromStatusUpdate,
   type CallStatus,
 } from '../../domain/phone/call-status';
-import { PHONE_CALL_WORKFLOW, PHONE_CAPABILITY, type PhoneCallProcessInput } from '../../domain/phone/call-process';
+import { PHONE_CAPABILITY, PhoneCallProcess } from '../../domain/phone/call-process';
 import type { EndOfCallReportFields } from '../../domain/phone/webhook-messages';
 import type { VapiCall } from '../../integrations/vapi/client';
 
@@ -78,9 +78,34 @@ export const planStatusUpdate = (providerStatus: string, endedReason: string | n
   planStatusMove((current) => nextStatusFromStatusUpdate(current, providerStatus, endedReason));
 
 /**
+ * Spec, Events 3: a call that became terminal tells its open process, through an outbox row in the
+ * transaction that made it terminal, so the signal cannot be lost. Delivered at least once; the
+ * process keeps the first PhoneCallEnded it receives.
+ */
+async function announceCallEnded(tx: DbOrTx, call: PhoneCallRow) {
+  if (!isTerminal(call.status) || call.processStatus === 'CLOSED') return;
+  await enqueueSignal(
+    tx,
+    { capability: PHONE_CAPABILITY, tenantId: call.tenantId, businessKey: call.businessKey },
+    PhoneCallProcess.signals.ended,
+    { callId: call.id, status: call.status as 'ENDED' | 'FAILED', endedReason: call.endedReason },
+  );
+}
+
+/** A terminal change and its PhoneCallEnded row commit together; other changes stay one statement. */
+async function changeAndAnnounce(db: Db, terminal: boolean, change: (tx: DbOrTx) => Promise<PhoneCallRow | null>) {
+  if (!terminal) return change(db);
+  return db.transaction(async (tx) => {
+    const row = await change(tx);
+    if (row) await announceCallEnded(tx, row);
+    return row;
+  });
+}
+
+/**
  * Applies a plan in one conditional UPDATE: a stale, unknown or redelivered status costs one
- * statement. `call` is null when nothing changed, unless the plan was terminal (the caller may
- * then re-signal an open process).
+ * statement (two more, in one transaction, when it ends the call). `call` is null when nothing
+ * changed, unless the plan was terminal.
  */
 async function advanceStatus(
   db: Db,
@@ -89,8 +114,10 @@ async function advanceStatus(
   endedReason: string | null,
   now: Date,
 ): Promise<CallEventResult> {
-  if (plan.to !== null) {
-    const moved = await advancePhoneCallStatus(db, key, { from: plan.from, to: plan.to, at: now, endedReason });
+  const to = plan.to;
+  if (to !== null) {
+    const move = { from: plan.from, to, at: now, endedReason };
+    const moved = await changeAndAnnounce(db, isTerminal(to), (tx) => advancePhoneCallStatus(tx, key, move));
     if (moved) return { call: moved, changed: true };
   }
   const terminalMessage = plan.to !== null && isTerminal(plan.to);
@@ -121,7 +148,7 @@ export interface EndOfCallReport extends EndOfCallReportFields, MessageCallKey {
  */
 export async function applyEndOfCallReport(db: Db, r: EndOfCallReport, now = new Date()): Promise<CallEventResult> {
   const plan = planStatusMove((current) => nextStatusFromEndOfCallReport(current, r.endedReason));
-  const stored = await storePhoneCallReport(db, r, {
+  const stored = await changeAndAnnounce(db, true, (tx) => storePhoneCallReport(tx, r, {
     // The classification is ENDED or FAILED, and every non-terminal call moves to it.
     move: { from: plan.from, to: plan.to!, at: now },
     endedReason: r.endedReason,
@@ -133,7 +160,7 @@ export async function applyEndOfCallReport(db: Db, r: EndOfCallReport, now = new
     endPayload: r.raw,
     startedAt: asDate(r.startedAt),
     endedAt: asDate(r.endedAt),
-  });
+  }));
   if (stored) return { call: stored, changed: true };
   return advanceStatus(db, r, plan, null, now);
 }
@@ -223,8 +250,7 @@ export async function recordInboundCall(db: Db, c: InboundCall, id: string): Pro
 
 /** The call's process: its outbox row (business key = call id), in the caller's transaction. */
 export async function enqueueCallProcess(tx: DbOrTx, tenantId: string, callId: string) {
-  const args: PhoneCallProcessInput[] = [{ tenantId, callId }];
-  await enqueueOutbox(tx, { capability: PHONE_CAPABILITY, tenantId, businessKey: callId, workflowType: PHONE_CALL_WORKFLOW, args });
+  await enqueueStart(tx, PhoneCallProcess, { tenantId, callId });
 }
 
 /** The process started: stamps its run id (first start only) and answers the call's state. */

@@ -1,15 +1,19 @@
 // Finalize of a task-scoped document signals the workflow owning its processRef with
-// documentAttachedSignal (best effort): a real worker runs a listener workflow.
+// documentAttachedSignal, through an outbox row written with the READY state: a real worker runs
+// a listener workflow, a real dispatcher delivers.
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { enqueueOutbox, workflowIdFor } from '../../../db/outbox';
+import { enqueueStart, workflowIdFor } from '../../../db/outbox';
+import { OutboxDispatcher, temporalSignaller, temporalStarter } from '../../../workers/dispatcher';
+import pino from 'pino';
 import type { DocumentAttached } from '../../../domain/documents/signals';
 import { INTERNAL_KEY, useTestApp } from '../../support/app';
 import { docApi, formFields, ResponseRecorder, seedDocTenant, testS3Client } from '../../support/documents';
 import { uniqueId } from '../../support/fixtures';
+import { AttachmentListenerProcess } from '../../support/processes';
 import { servers } from '../../support/servers';
 
 const LISTENER = fileURLToPath(new URL('../../support/workflows/attachment-listener.ts', import.meta.url));
@@ -25,14 +29,28 @@ describe('documentAttachedSignal on finalize of a task-scoped document', () => {
   let worker: Worker;
   let running: Promise<void>;
   let native: NativeConnection;
+  let dispatcher: OutboxDispatcher;
 
   beforeAll(async () => {
     t = await seedDocTenant(ctx);
     native = await NativeConnection.connect({ address: servers().temporalAddress });
     worker = await Worker.create({ connection: native, taskQueue, workflowsPath: LISTENER });
     running = worker.run();
+    dispatcher = new OutboxDispatcher({
+      database: ctx.db,
+      logger: pino({ level: 'silent' }),
+      startWorkflow: temporalStarter(temporal, taskQueue),
+      signals: temporalSignaller(temporal, taskQueue),
+      capabilities: ['DOCUMENTS', 'FORMS'],
+      pollMs: 200,
+      batchSize: 50,
+      maxAttempts: 3,
+      backoffMs: 100,
+    });
+    await dispatcher.start();
   }, 120_000);
   afterAll(async () => {
+    await dispatcher?.stop();
     worker?.shutdown();
     await running;
     await native?.close();
@@ -60,10 +78,8 @@ describe('documentAttachedSignal on finalize of a task-scoped document', () => {
 
   it('finds the owner through the outbox when the platform started the process (business key = processRef)', async () => {
     const processRef = uniqueId('sig-outbox');
-    await ctx.db.db.transaction((tx) =>
-      enqueueOutbox(tx, { capability: 'FORMS', tenantId: t.id, businessKey: processRef, workflowType: 'attachmentListener' }),
-    );
-    const handle = await listen(workflowIdFor('FORMS', t.id, processRef), 20_000);
+    await ctx.db.db.transaction((tx) => enqueueStart(tx, AttachmentListenerProcess, { tenantId: t.id, processRef, waitMs: 20_000 }));
+    const handle = temporal.workflow.getHandle(workflowIdFor('FORMS', t.id, processRef));
     const res = await upload(processRef, { taskId: 'task-8' });
     expect((await handle.result()).map((d: DocumentAttached) => d.docId)).toEqual([res.json.id]);
   });

@@ -6,9 +6,10 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { enqueueOutbox, type OutboxRow } from '../../../db/outbox';
+import { enqueueStart, type OutboxRow } from '../../../db/outbox';
 import { OutboxDispatcher, temporalStarter } from '../../../workers/dispatcher';
 import { createTestDatabase, type TestDatabase } from '../../support/db';
+import { ProbeProcess } from '../../support/processes';
 import { servers } from '../../support/servers';
 
 const CHILD = fileURLToPath(new URL('../../support/dispatcher-child.ts', import.meta.url));
@@ -44,7 +45,7 @@ describe('outbox dispatcher', () => {
   async function enqueue(tenant: string, n: number, taskQueue: string) {
     await db.db.transaction(async (tx) => {
       for (let i = 0; i < n; i++) {
-        await enqueueOutbox(tx, { capability: 'PROBE', tenantId: tenant, businessKey: `k${i}`, workflowType: 'outboxProbe', taskQueue });
+        await enqueueStart(tx, ProbeProcess, { tenantId: tenant, key: `k${i}` }, { taskQueue });
       }
     });
   }

@@ -1,0 +1,9 @@
+// Every Temporal process the platform runs, by its contract. A unit test holds each workflow type
+// to a function exported by workflows/index.ts, and each signal to a handler name.
+import { SlaDueDateProcess } from './calendar/sla-process';
+import { RetentionPurgeProcess } from './documents/retention-purge-process';
+import { DocumentScanProcess } from './documents/scan-process';
+import { PhoneActionProcess } from './phone/action-process';
+import { PhoneCallProcess } from './phone/call-process';
+
+export const PLATFORM_PROCESSES = [PhoneCallProcess, PhoneActionProcess, DocumentScanProcess, RetentionPurgeProcess, SlaDueDateProcess] as const;
