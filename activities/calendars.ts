@@ -2,7 +2,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { SlaResult } from '../domain/calendar/index';
 import { AppError } from '../domain/errors';
 import { calculateTenantSla, type SlaCalculation } from '../services/calendars/sla';
-import type { ActivityDeps } from './index';
+import type { ActivityDeps } from './deps';
 
 /** Input of calculateSlaDueDate: the tenant plus either form of the SLA request. */
 export type SlaDueDateRequest = SlaCalculation & { tenantId: string };
