@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assertCapabilityAccess, hasCapabilityAccess } from '../../../domain/access/capability-access';
+import { assertCapabilityAccess, assertSubscribed, hasCapabilityAccess } from '../../../domain/access/capability-access';
 import { ownerGroupId, roleGroupId, tenantOfGroup } from '../../../domain/access/groups';
 import { LEVELS, levelCovers } from '../../../domain/access/levels';
 import { refuseApiClient, requireMember } from '../../../domain/access/members';
@@ -54,5 +54,11 @@ describe('access rules', () => {
       expect(hasCapabilityAccess(snapshot, 'PHONE', 'read')).toBe(read === 'allowed');
       expect(hasCapabilityAccess(snapshot, 'PHONE', 'write')).toBe(write === 'allowed');
     }
+  });
+
+  it('checks layer 1 alone for callers without grants, with the full rule\'s code', () => {
+    expect(codeOf(() => assertSubscribed({ subscriptions: { PHONE: 'ACTIVE' } }, 'PHONE'))).toBe('allowed');
+    expect(codeOf(() => assertSubscribed({ subscriptions: { PHONE: 'SUSPENDED' } }, 'PHONE'))).toBe('403 capability-not-subscribed');
+    expect(codeOf(() => assertSubscribed({ subscriptions: {} }, 'PHONE'))).toBe('403 capability-not-subscribed');
   });
 });
