@@ -4,8 +4,8 @@ import type { Logger } from 'pino';
 import { createActivities } from '../activities/index';
 import type { Database } from '../db/client';
 import { OutboxDispatcher, temporalStarter } from './dispatcher';
-import { ensureRetentionPurgeSchedule } from './retention-purge-schedule';
 import type { Runtime } from './runtime';
+import { ensureSchedules } from './schedules';
 import type { Settings } from '../domain/settings';
 
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
@@ -23,7 +23,7 @@ export async function startWorkerProcess(
   logger: Logger,
 ): Promise<RunningWorker> {
   installTemporalLogging(logger);
-  await ensureRetentionPurgeSchedule(runtime.temporal, settings, logger);
+  await ensureSchedules(runtime.temporal, settings, logger);
   const connection = await NativeConnection.connect({ address: temporalAddress });
   const worker = await Worker.create({
     connection,
