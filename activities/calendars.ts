@@ -3,7 +3,7 @@ import type { SlaResult } from '../domain/calendar/index';
 import { AppError } from '../domain/errors';
 import type { SlaDueDateRequest } from '../domain/calendar/sla-process';
 import { calculateTenantSla, type SlaCalculation } from '../services/calendars/sla';
-import type { ActivityDeps } from './index';
+import type { ActivityDeps } from './deps';
 
 /** Input of calculateSlaDueDate: the tenant plus either form of the SLA request. */
 export type { SlaDueDateRequest };

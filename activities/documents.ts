@@ -4,7 +4,7 @@ import { settledColumns } from '../domain/documents/settled-columns';
 import { announceAttachment } from '../integrations/docstore/attach-signal';
 import { physicalKey } from '../integrations/docstore/object-store';
 import { createObjectStore, createScanner, retentionPlanFor, settleStoredObject } from '../integrations/docstore/settle';
-import type { ActivityDeps } from './index';
+import type { ActivityDeps } from './deps';
 
 export interface ScanPendingInput {
   tenantId: string;

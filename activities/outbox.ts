@@ -1,5 +1,5 @@
 import { closeOutbox } from '../db/outbox';
-import type { ActivityDeps } from './index';
+import type { ActivityDeps } from './deps';
 
 export function createOutboxActivities({ db }: ActivityDeps) {
   return {

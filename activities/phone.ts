@@ -13,7 +13,7 @@ import {
 } from '../services/phone/call-events';
 import { placeOutboundCall } from '../services/phone/placement';
 import { providerClientFor } from '../services/phone/provider';
-import type { ActivityDeps } from './index';
+import type { ActivityDeps } from './deps';
 
 /** Input of the phone workflow action: the node as designed plus the caller's variables. */
 export interface PhoneActionRequest {

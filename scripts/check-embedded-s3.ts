@@ -15,7 +15,8 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { ensureBucket, type SeaweedServer } from '../workers/embedded/index.js';
+import { ensureBucket } from '../integrations/docstore/bucket.js';
+import type { SeaweedServer } from '../workers/embedded/index.js';
 import { assert, check } from './check-harness';
 
 export async function expectS3Error(promise: Promise<unknown>): Promise<string> {

@@ -17,7 +17,6 @@ import { Client, Connection } from '@temporalio/client';
 import { GetObjectCommand, GetObjectRetentionCommand } from '@aws-sdk/client-s3';
 import {
   SEARCH_ATTRIBUTES,
-  ensureSearchAttributes,
   getFreePort,
   startEmbeddedPostgres,
   startSeaweed,
@@ -26,6 +25,7 @@ import {
   type SeaweedServer,
   type TemporalDevServer,
 } from '../workers/embedded/index.js';
+import { ensureSearchAttributes } from '../workers/search-attributes.js';
 
 import { assert, check, log, results } from './check-harness';
 import { checkS3, s3Client } from './check-embedded-s3';

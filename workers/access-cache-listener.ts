@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type postgres from 'postgres';
 import { AccessCache } from '../api/access-cache';
-import { ACCESS_CHANNEL } from '../db/queries/caller-snapshot';
+import { ACCESS_CHANNEL } from '../db/queries/access-changed';
 
 /**
  * Builds this node's access cache and keeps it honest: each `access_changed` notice drops its

@@ -1,8 +1,8 @@
 // `npm run start:api`: an API node, given only URLs (DATABASE_URL, TEMPORAL_ADDRESS, S3_ENDPOINT).
 import { migrateWithLock } from '../db/migrate';
+import { ensureBucket } from '../integrations/docstore/bucket';
 import { startApiNode } from './api-node';
 import { loadSettings } from './config';
-import { ensureBucket } from './embedded/seaweed';
 import { createLogger } from './logger';
 import { connectRuntime, endpointsFromSettings } from './runtime';
 import { onShutdown } from './shutdown';

@@ -1,4 +1,4 @@
-import { notifyAccessChanged } from '../db/queries/caller-snapshot';
+import { notifyAccessChanged } from '../db/queries/access-changed';
 import { ensureOperatorGroups } from '../db/queries/membership';
 import type { Db } from '../db/client';
 import type { Settings } from '../domain/settings';

@@ -2,11 +2,13 @@
 // (DATABASE_URL, TEMPORAL_ADDRESS, S3_ENDPOINT); data persists under DATA_DIR (./.data).
 import { join, resolve } from 'node:path';
 import { migrateWithLock } from '../db/migrate';
+import { ensureBucket } from '../integrations/docstore/bucket';
 import { startApiNode } from './api-node';
 import { ConfigError, loadSettings } from './config';
-import { ensureBucket, ensureSearchAttributes, getFreePort, isPortOpen, startEmbeddedPostgres, startSeaweed, startTemporalDevServer, stopAllServers } from './embedded/index';
+import { getFreePort, isPortOpen, startEmbeddedPostgres, startSeaweed, startTemporalDevServer, stopAllServers } from './embedded/index';
 import { createLogger } from './logger';
 import { connectRuntime, type Endpoints } from './runtime';
+import { ensureSearchAttributes } from './search-attributes';
 import { onShutdown } from './shutdown';
 import { startWorkerProcess } from './worker-process';
 

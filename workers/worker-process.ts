@@ -4,8 +4,8 @@ import type { Logger } from 'pino';
 import { createActivities } from '../activities/index';
 import type { Database } from '../db/client';
 import { OutboxDispatcher, temporalSignaller, temporalStarter } from './dispatcher';
-import { ensureRetentionPurgeSchedule } from './retention-purge-schedule';
 import type { Runtime } from './runtime';
+import { ensureSchedules } from './schedules';
 import type { Settings } from '../domain/settings';
 
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
@@ -23,14 +23,14 @@ export async function startWorkerProcess(
   logger: Logger,
 ): Promise<RunningWorker> {
   installTemporalLogging(logger);
-  await ensureRetentionPurgeSchedule(runtime.temporal, settings, logger);
+  await ensureSchedules(runtime.temporal, settings, logger);
   const connection = await NativeConnection.connect({ address: temporalAddress });
   const worker = await Worker.create({
     connection,
     namespace: settings['temporal.namespace'],
     taskQueue: settings['temporal.task-queue'],
     workflowsPath,
-    activities: createActivities({ db: runtime.database.db, settings, logger, s3: runtime.s3, temporal: runtime.temporal }),
+    activities: createActivities({ db: runtime.database.db, settings, logger, s3: runtime.s3 }),
   });
   const running = worker.run();
   const dispatcher = settings['dispatcher.enabled'] ? createDispatcher(settings, runtime.database, runtime, logger) : undefined;

@@ -1,8 +1,8 @@
 // `npm run start:worker`: a Temporal worker node (plus outbox dispatcher), given only URLs.
 import { loadSettings } from './config';
-import { ensureSearchAttributes } from './embedded/temporal';
 import { createLogger } from './logger';
 import { connectRuntime, endpointsFromSettings } from './runtime';
+import { ensureSearchAttributes } from './search-attributes';
 import { onShutdown } from './shutdown';
 import { startWorkerProcess } from './worker-process';
 

@@ -4,10 +4,10 @@ import { insertApiClient, listApiClients, revokeApiClient, type ApiClientRow } f
 import { deleteMember, insertMember } from '../../db/queries/tenants';
 import { API_CLIENT_ID, hashClientSecret, newClientId, newClientSecret } from '../../domain/api-client-credentials';
 import { notFound } from '../../domain/errors';
+import { revokeAllGrants } from '../../services/access/grants';
 import { asOwnerOfPathTenant } from '../middleware/identity';
 import { createRouter, jsonBody, jsonContent, noContent, problemResponses, tenantParam } from '../openapi';
 import { ApiClient, ApiClientBody, ApiClientCreated, toIso, toIsoOrNull } from './schemas';
-import { revokeAllGrants } from './tenants-service';
 
 const tags = ['Access: API clients'];
 const owner = asOwnerOfPathTenant;

@@ -10,6 +10,7 @@ import {
 } from '../../db/queries/entitlements';
 import { userNames } from '../../db/queries/membership';
 import { conflict, notFound } from '../../domain/errors';
+import { revokeGrant, setGrant } from '../../services/access/grants';
 import { asMember, asOwnerOfPathTenant } from '../middleware/identity';
 import {
   codeParam,
@@ -21,7 +22,6 @@ import {
   tenantParam,
   userParam,
 } from '../openapi';
-import { revokeGrant, setGrant } from './grants-service';
 import { Grant, GrantBody, Level, Subscription, toIso } from './schemas';
 
 const tags = ['Access: subscriptions and grants'];

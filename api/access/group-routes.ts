@@ -1,6 +1,8 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { addGroupMember, removeGroupMember, roleGroupId } from '../../db/queries/membership';
+import { addGroupMember, removeGroupMember } from '../../db/queries/membership';
 import { getMember, getRoleGroup, insertRoleGroup, listGroupMembers, listRoleGroups } from '../../db/queries/tenants';
+import { roleGroupId } from '../../domain/access/groups';
+import { requireMember } from '../../domain/access/members';
 import { conflict, notFound } from '../../domain/errors';
 import { asOwnerOfPathTenant } from '../middleware/identity';
 import {
@@ -13,7 +15,6 @@ import {
   userParam,
 } from '../openapi';
 import { Group, GroupBody, GroupMember, GROUP_NAME, toIso } from './schemas';
-import { requireMember } from './tenants-service';
 
 const tags = ['Access: candidate groups'];
 const owner = asOwnerOfPathTenant;

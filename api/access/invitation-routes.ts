@@ -9,8 +9,9 @@ import {
   revokeInvitation,
   type InvitationRow,
 } from '../../db/queries/invitations';
-import { addGroupMember, ownerGroupId } from '../../db/queries/membership';
+import { addGroupMember } from '../../db/queries/membership';
 import { insertMember } from '../../db/queries/tenants';
+import { ownerGroupId } from '../../domain/access/groups';
 import { AppError, conflict, notFound } from '../../domain/errors';
 import { asOwnerOfPathTenant, userIdentity } from '../middleware/identity';
 import {

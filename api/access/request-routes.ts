@@ -3,15 +3,15 @@ import type { Db } from '../../db/client';
 import { listAccessRequests, type AccessRequestRow } from '../../db/queries/access-requests';
 import { capabilityNames } from '../../db/queries/catalog';
 import { userNames } from '../../db/queries/membership';
-import { parseJsonBody } from '../body';
-import { asMember, ownerOrOperator, tenantIdentity, userIdentity } from '../middleware/identity';
-import { createRouter, jsonBody, jsonContent, problemResponses, uuidParam } from '../openapi';
 import {
   approveAccessRequest,
   cancelAccessRequest,
   denyAccessRequest,
   submitAccessRequest,
-} from './requests-service';
+} from '../../services/access/access-requests';
+import { parseJsonBody } from '../body';
+import { asMember, ownerOrOperator, tenantIdentity, userIdentity } from '../middleware/identity';
+import { createRouter, jsonBody, jsonContent, problemResponses, uuidParam } from '../openapi';
 import { AccessRequest, AccessRequestBody, ApproveBody, DenyBody, toIso, toIsoOrNull } from './schemas';
 
 const tags = ['Access: requests'];

@@ -1,7 +1,8 @@
 import { z } from '@hono/zod-openapi';
+import { LEVELS } from '../../domain/access/levels';
 import { CAPABILITY_CODE, TENANT_ID } from '../openapi';
 
-export const Level = z.enum(['read', 'read-write']).openapi('Level');
+export const Level = z.enum(LEVELS).openapi('Level');
 const iso = z.string().openapi({ format: 'date-time' });
 /** A candidate group's name within its tenant. */
 export const GROUP_NAME = /^[a-z0-9][a-z0-9_-]{0,62}$/;

@@ -1,6 +1,9 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { listAudit } from '../../db/queries/access-audit';
 import { listMembers } from '../../db/queries/tenants';
+import { addMember, removeMember, setRole } from '../../services/access/members';
+import { grantOwnership, revokeOwnership } from '../../services/access/ownership';
+import { createTenant } from '../../services/access/tenants';
 import { asOwnerOfPathTenant, tenantIdentity, userIdentity } from '../middleware/identity';
 import {
   createRouter,
@@ -12,7 +15,6 @@ import {
   userParam,
 } from '../openapi';
 import { AuditEntry, Member, MyAccess, RoleBody, Tenant, TenantBody, toIso } from './schemas';
-import { addMember, createTenant, grantOwnership, removeMember, revokeOwnership, setRole } from './tenants-service';
 
 const tags = ['Access: tenants, members and owners'];
 const owner = asOwnerOfPathTenant;

@@ -5,7 +5,7 @@ import type { DbOrTx } from '../../db/client';
 import { outboxWorkflowFor } from '../../db/queries/documents';
 import { DOCUMENT_CAPABILITIES } from '../../db/schema/documents';
 import { forbidden } from '../../domain/errors';
-import { assertCapabilityAccess, hasCapabilityAccess } from '../middleware/capability-guard';
+import { assertCapabilityAccess, hasCapabilityAccess } from '../../domain/access/capability-access';
 import type { RegistryCaller } from './registry-client';
 
 /** The capability-guard middleware's layers and codes, for a capability named by the document. */

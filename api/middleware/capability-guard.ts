@@ -2,8 +2,6 @@ import { createMiddleware } from 'hono/factory';
 import { assertCapabilityAccess, type AccessMode } from '../../domain/access/capability-access';
 import type { AppEnv } from '../env';
 
-export { assertCapabilityAccess, hasCapabilityAccess, type AccessMode } from '../../domain/access/capability-access';
-
 /** The guard every capability route mounts: `capabilityGuard('PHONE', 'write')`. */
 export const capabilityGuard = (code: string, mode: AccessMode) =>
   createMiddleware<AppEnv>(async (c, next) => {

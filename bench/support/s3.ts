@@ -2,9 +2,10 @@ import { S3Client } from '@aws-sdk/client-s3';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ensureBucket } from '../../integrations/docstore/bucket';
 import { loadSettings } from '../../workers/config';
 import { getFreePort } from '../../workers/embedded/child-process';
-import { ensureBucket, startSeaweed } from '../../workers/embedded/seaweed';
+import { startSeaweed } from '../../workers/embedded/seaweed';
 
 export interface BenchS3 {
   endpoint: string;

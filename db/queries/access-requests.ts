@@ -1,7 +1,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../client';
 import { accessRequests } from '../schema/access';
-import type { Level } from './entitlements';
+import type { Level } from '../../domain/access/levels';
 
 export type AccessRequestRow = typeof accessRequests.$inferSelect;
 export type AccessRequestStatus = AccessRequestRow['status'];

@@ -1,7 +1,6 @@
-import { sql as drizzleSql } from 'drizzle-orm';
-import type { Db, DbOrTx } from '../client';
-import { ownerGroupId } from './membership';
-import type { Level } from './entitlements';
+import { ownerGroupId } from '../../domain/access/groups';
+import type { Level } from '../../domain/access/levels';
+import type { Db } from '../client';
 
 type SubscriptionStatus = 'ACTIVE' | 'SUSPENDED';
 
@@ -14,8 +13,6 @@ export interface CallerSnapshot {
   subscriptions: Record<string, SubscriptionStatus>;
   grants: Record<string, Level>;
 }
-
-export const ACCESS_CHANNEL = 'access_changed';
 
 /**
  * One prepared round trip. Ownership and operator status are asked of the groups ("does this
@@ -50,15 +47,3 @@ export async function loadCallerSnapshot(
     grants: r?.g ?? {},
   };
 }
-
-/**
- * Tells every API node that cached snapshots of this tenant are stale. Inside a transaction
- * the notice is sent on commit, and not at all on rollback. `*` means every tenant.
- */
-export async function notifyAccessChanged(db: DbOrTx, tenantId: string) {
-  await db.execute(drizzleSql`select pg_notify(${ACCESS_CHANNEL}, ${tenantId})`);
-}
-
-/** Which tenant a group's membership affects: its own, or all of them for global groups. */
-export const tenantOfGroup = (groupId: string) =>
-  groupId.startsWith('owner:') ? groupId.slice('owner:'.length) : groupId.startsWith('role:') ? null : '*';

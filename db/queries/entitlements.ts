@@ -1,9 +1,8 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../client';
 import { capabilities, capabilityGrants, capabilitySubscriptions } from '../schema/access';
-import { notifyAccessChanged } from './caller-snapshot';
-
-export type Level = 'read' | 'read-write';
+import type { Level } from '../../domain/access/levels';
+import { notifyAccessChanged } from './access-changed';
 
 export async function listSubscriptions(db: DbOrTx, tenantId: string) {
   return db

@@ -1,10 +1,8 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../client';
 import { groupMembers, groups, tenants, users } from '../schema/access';
-import { notifyAccessChanged, tenantOfGroup } from './caller-snapshot';
-
-export const ownerGroupId = (tenantId: string) => `owner:${tenantId}`;
-export const roleGroupId = (tenantId: string, name: string) => `role:${tenantId}:${name}`;
+import { tenantOfGroup } from '../../domain/access/groups';
+import { notifyAccessChanged } from './access-changed';
 
 export async function isOperator(db: DbOrTx, userId: string, operatorGroups: readonly string[]) {
   if (operatorGroups.length === 0) return false;

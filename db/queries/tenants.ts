@@ -1,8 +1,8 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../client';
 import { groupMembers, groups, tenantMembers, tenants, users } from '../schema/access';
-import { notifyAccessChanged } from './caller-snapshot';
-import { ownerGroupId } from './membership';
+import { ownerGroupId } from '../../domain/access/groups';
+import { notifyAccessChanged } from './access-changed';
 
 export type MemberRole = 'member' | 'tenant-admin' | 'api-client';
 

@@ -10,6 +10,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { LEVELS } from '../../domain/access/levels';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -106,7 +107,7 @@ export const capabilityGrants = pgTable(
     capabilityCode: text('capability_code')
       .notNull()
       .references(() => capabilities.code),
-    level: text('level', { enum: ['read', 'read-write'] }).notNull(),
+    level: text('level', { enum: LEVELS }).notNull(),
     grantedBy: text('granted_by').notNull(),
     grantedAt: timestamp('granted_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -124,12 +125,12 @@ export const accessRequests = pgTable(
     capabilityCode: text('capability_code')
       .notNull()
       .references(() => capabilities.code),
-    requestedLevel: text('requested_level', { enum: ['read', 'read-write'] }).notNull(),
+    requestedLevel: text('requested_level', { enum: LEVELS }).notNull(),
     status: text('status', { enum: ['PENDING', 'APPROVED', 'DENIED', 'CANCELLED'] })
       .notNull()
       .default('PENDING'),
     note: text('note'),
-    grantedLevel: text('granted_level', { enum: ['read', 'read-write'] }),
+    grantedLevel: text('granted_level', { enum: LEVELS }),
     decidedBy: text('decided_by'),
     decisionNote: text('decision_note'),
     createdAt: createdAt(),

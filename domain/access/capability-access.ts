@@ -14,15 +14,23 @@ export interface CapabilitySnapshot {
  * `capability-write-required` (layer 2, read grant on a write).
  */
 export function assertCapabilityAccess(snapshot: CapabilitySnapshot, code: string, mode: AccessMode) {
-  if (snapshot.subscriptions[code] !== 'ACTIVE') {
-    throw forbidden('capability-not-subscribed', `Tenant has no ACTIVE subscription to ${code}`);
-  }
+  assertSubscribed(snapshot, code);
   const level = snapshot.grants[code];
   if (level === undefined) {
     throw forbidden('capability-not-granted', `Caller has no grant on ${code}`);
   }
   if (mode === 'write' && level !== 'read-write') {
     throw forbidden('capability-write-required', `Writing to ${code} needs a read-write grant`);
+  }
+}
+
+/**
+ * Layer 1 alone, for callers that act for the tenant itself and hold no grants (a workflow, the
+ * internal key): same code and detail as the full rule's layer-1 denial.
+ */
+export function assertSubscribed(snapshot: Pick<CapabilitySnapshot, 'subscriptions'>, code: string) {
+  if (snapshot.subscriptions[code] !== 'ACTIVE') {
+    throw forbidden('capability-not-subscribed', `Tenant has no ACTIVE subscription to ${code}`);
   }
 }
 

@@ -12,7 +12,8 @@ import {
   updatePhoneCall,
   type PhoneCallRow,
 } from '../../db/queries/phone';
-import { AppError, badRequest, forbidden } from '../../domain/errors';
+import { assertSubscribed } from '../../domain/access/capability-access';
+import { AppError, badRequest } from '../../domain/errors';
 import { PHONE_CAPABILITY } from '../../domain/phone/call-process';
 import { isE164 } from '../../domain/phone/e164';
 import type { PhoneActionInputs } from '../../domain/phone/workflow-action';
@@ -70,9 +71,8 @@ export async function placeOutboundCall(deps: PlacementDeps, req: PlacementReque
     getSubscription(db, req.tenantId, PHONE_CAPABILITY),
     getPhoneSettings(db, req.tenantId),
   ]);
-  if (subscription?.status !== 'ACTIVE') {
-    throw forbidden('capability-not-subscribed', `Tenant has no ACTIVE subscription to ${PHONE_CAPABILITY}`);
-  }
+  // Layer 1 only: workflows and internal callers hold no grants; tenant routes checked layer 2 already.
+  assertSubscribed({ subscriptions: { [PHONE_CAPABILITY]: subscription?.status } }, PHONE_CAPABILITY);
   const assistantId = req.assistantId ?? defaults?.defaultAssistantId ?? null;
   if (!assistantId) {
     throw new AppError('assistant-unresolved', 422, 'No assistantId given and the tenant has no default assistant');

@@ -5,10 +5,11 @@ import { join } from 'node:path';
 import postgres from 'postgres';
 import type { TestProject } from 'vitest/node';
 import { migrateDatabase } from '../../db/client';
+import { ensureBucket } from '../../integrations/docstore/bucket';
 import { loadSettings } from '../../workers/config';
 import { getFreePort } from '../../workers/embedded/child-process';
 import { startEmbeddedPostgres } from '../../workers/embedded/postgres';
-import { ensureBucket, startSeaweed } from '../../workers/embedded/seaweed';
+import { startSeaweed } from '../../workers/embedded/seaweed';
 import { startTemporalDevServer } from '../../workers/embedded/temporal';
 import { TEMPLATE_DB, type S3Target } from './servers';
 

@@ -2,17 +2,13 @@
 // file, persistent between runs) and the Java time-skipping test server.
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { Connection, isGrpcServiceError } from '@temporalio/client';
+import { Connection } from '@temporalio/client';
 import { spawnServer, waitForPort, waitUntilReady } from './child-process.js';
 import { ensureTool } from './tools.js';
+import { SEARCH_ATTRIBUTE_NAMES } from '../../workflows/search-attributes';
 
 /** Every workflow carries these so operators can find a tenant's processes. */
-export const SEARCH_ATTRIBUTES = ['TenantId', 'Capability', 'BusinessKey'] as const;
-
-// temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD; the proto
-// package is only a transitive dependency, so the wire value is spelled here.
-const INDEXED_VALUE_TYPE_KEYWORD = 2;
-const GRPC_ALREADY_EXISTS = 6;
+export const SEARCH_ATTRIBUTES = SEARCH_ATTRIBUTE_NAMES;
 
 export interface TemporalDevServerOptions {
   /** SQLite file; its directory also receives `temporal.log`. */
@@ -87,25 +83,6 @@ export async function startTemporalDevServer(options: TemporalDevServerOptions):
   const uiUrl = `http://127.0.0.1:${uiPort}`;
   log?.(`temporal: ready at ${address}, UI ${uiUrl}`);
   return { address, uiUrl, namespace, stop: () => child.stop() };
-}
-
-/**
- * Registers the platform's search attributes on a server we did not start
- * (TEMPORAL_ADDRESS pointing elsewhere). Idempotent.
- */
-export async function ensureSearchAttributes(connection: Connection, namespace: string): Promise<void> {
-  const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace });
-  const missing = SEARCH_ATTRIBUTES.filter((name) => !customAttributes?.[name]);
-  if (missing.length === 0) return;
-  try {
-    await connection.operatorService.addSearchAttributes({
-      namespace,
-      searchAttributes: Object.fromEntries(missing.map((name) => [name, INDEXED_VALUE_TYPE_KEYWORD])),
-    });
-  } catch (err) {
-    // Another process registered them between our list and add.
-    if (!(isGrpcServiceError(err) && err.code === GRPC_ALREADY_EXISTS)) throw err;
-  }
 }
 
 /**

@@ -2,10 +2,12 @@
 // storage untouched, report as result and log line) and its Temporal Schedule.
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
+import type { Client } from '@temporalio/client';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActivities } from '../../../activities/index';
-import { ensureRetentionPurgeSchedule, RETENTION_PURGE_SCHEDULE_ID } from '../../../workers/retention-purge-schedule';
+import type { Settings } from '../../../domain/settings';
+import { ensureSchedule, ensureSchedules, RETENTION_PURGE_SCHEDULE_ID, retentionPurgeSchedule } from '../../../workers/schedules';
 import type { RetentionPurgeReport } from '../../../workflows/retention-purge';
 import { INTERNAL_KEY, useTestApp } from '../../support/app';
 import { docApi, documentRow, formFields, ResponseRecorder, s3State, seedDocTenant, testS3Client } from '../../support/documents';
@@ -80,6 +82,7 @@ describe('retention purge', () => {
   });
 
   describe('ensureRetentionPurgeSchedule', () => {
+    const ensureRetentionPurgeSchedule = (client: Client, s: Settings) => ensureSchedule(client, retentionPurgeSchedule, s);
     const settings = (enabled: boolean) => ({
       ...ctx.settings,
       'docstore.retention-purge.enabled': enabled,
@@ -119,6 +122,11 @@ describe('retention purge', () => {
       const d = await handle.describe();
       expect(d.state.paused).toBe(false);
       expect(d.action).toMatchObject({ args: [{ dryRun: false }] });
+    });
+
+    it('is one of the platform schedules that worker start-up ensures together', async () => {
+      expect(await ensureSchedules(worker.client, settings(false))).toEqual({ [RETENTION_PURGE_SCHEDULE_ID]: 'paused' });
+      expect((await worker.client.schedule.getHandle(RETENTION_PURGE_SCHEDULE_ID).describe()).state.paused).toBe(true);
     });
   });
 

@@ -6,16 +6,20 @@ import {
   insertAccessRequest,
 } from '../../db/queries/access-requests';
 import { getCapability } from '../../db/queries/catalog';
-import { getGrant, getSubscription, type Level } from '../../db/queries/entitlements';
+import { getGrant, getSubscription } from '../../db/queries/entitlements';
+import { levelCovers, type Level } from '../../domain/access/levels';
 import { AppError, conflict, forbidden, notFound } from '../../domain/errors';
-import type { Caller } from '../env';
-import { setGrant } from './grants-service';
+import { setGrant } from './grants';
 
-const covers = (held: Level, wanted: Level) => held === 'read-write' || wanted === 'read';
+/** Who acts on a request, in which tenant: the requester, or the owner or operator deciding. */
+export interface RequestActor {
+  tenantId: string;
+  userId: string;
+}
 
 export async function submitAccessRequest(
   db: Db,
-  caller: Caller,
+  caller: RequestActor,
   input: { capabilityCode: string; requestedLevel: Level; note?: string | undefined },
 ) {
   const { tenantId, userId } = caller;
@@ -29,7 +33,7 @@ export async function submitAccessRequest(
     throw new AppError('capability-not-subscribed', 422, `Tenant is not subscribed to ${code}`);
   }
   const grant = await getGrant(db, tenantId, userId, code);
-  if (grant && covers(grant.level, input.requestedLevel)) {
+  if (grant && levelCovers(grant.level, input.requestedLevel)) {
     throw conflict('already-granted', `Caller already holds ${grant.level} on ${code}`);
   }
   const row = await insertAccessRequest(db, {
@@ -43,7 +47,7 @@ export async function submitAccessRequest(
   return row;
 }
 
-export async function cancelAccessRequest(db: Db, caller: Caller, id: string) {
+export async function cancelAccessRequest(db: Db, caller: RequestActor, id: string) {
   const row = await getAccessRequest(db, caller.tenantId, id);
   if (!row) throw notFound('Access request', 'access-request-not-found');
   if (row.userId !== caller.userId) {
@@ -57,7 +61,7 @@ export async function cancelAccessRequest(db: Db, caller: Caller, id: string) {
   return cancelled;
 }
 
-async function loadForDecision(db: Db, caller: Caller, id: string) {
+async function loadForDecision(db: Db, caller: RequestActor, id: string) {
   const row = await getAccessRequest(db, caller.tenantId, id);
   if (!row) throw notFound('Access request', 'access-request-not-found');
   if (row.userId === caller.userId) {
@@ -67,7 +71,7 @@ async function loadForDecision(db: Db, caller: Caller, id: string) {
 }
 
 /** Approve: the request flips and the grant is set in one transaction, via the direct-grant path. */
-export async function approveAccessRequest(db: Db, caller: Caller, id: string, level?: Level) {
+export async function approveAccessRequest(db: Db, caller: RequestActor, id: string, level?: Level) {
   const row = await loadForDecision(db, caller, id);
   return db.transaction(async (tx) => {
     const granted = level ?? row.requestedLevel;
@@ -97,7 +101,7 @@ export async function approveAccessRequest(db: Db, caller: Caller, id: string, l
   });
 }
 
-export async function denyAccessRequest(db: Db, caller: Caller, id: string, decisionNote?: string) {
+export async function denyAccessRequest(db: Db, caller: RequestActor, id: string, decisionNote?: string) {
   const row = await loadForDecision(db, caller, id);
   return db.transaction(async (tx) => {
     const decided = await decideAccessRequest(tx, caller.tenantId, id, {

@@ -1,10 +1,11 @@
-import type { Db, DbOrTx } from '../../db/client';
+import type { Db, DbOrTx, Tx } from '../../db/client';
 import { insertAudit } from '../../db/queries/access-audit';
 import { getCapability } from '../../db/queries/catalog';
-import { deleteGrant, getSubscription, upsertGrant, type Level } from '../../db/queries/entitlements';
+import { deleteGrant, deleteUserGrants, getSubscription, upsertGrant } from '../../db/queries/entitlements';
 import { getMember } from '../../db/queries/tenants';
+import type { Level } from '../../domain/access/levels';
+import { requireMember } from '../../domain/access/members';
 import { conflict, notFound } from '../../domain/errors';
-import { requireMember } from './tenants-service';
 
 export interface GrantInput {
   tenantId: string;
@@ -53,4 +54,18 @@ export async function revokeGrant(db: Db, tenantId: string, userId: string, code
       detail: { level: removed.level },
     });
   });
+}
+
+/** Deletes every grant of a member (or API client), one audit record per grant revoked. */
+export async function revokeAllGrants(tx: Tx, tenantId: string, userId: string, actor: string, reason: string) {
+  for (const g of await deleteUserGrants(tx, tenantId, userId)) {
+    await insertAudit(tx, {
+      tenantId,
+      actor,
+      action: 'grant.revoke',
+      subjectUserId: userId,
+      capabilityCode: g.capabilityCode,
+      detail: { level: g.level, reason },
+    });
+  }
 }

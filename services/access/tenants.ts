@@ -1,0 +1,20 @@
+import type { Db } from '../../db/client';
+import { insertAudit } from '../../db/queries/access-audit';
+import { addGroupMember } from '../../db/queries/membership';
+import { insertMember, insertOwnershipGroup, insertTenant } from '../../db/queries/tenants';
+import { ownerGroupId } from '../../domain/access/groups';
+import { conflict } from '../../domain/errors';
+
+/** The caller becomes the first member and owner (rule 3), all in one transaction. */
+export async function createTenant(db: Db, id: string, name: string, userId: string) {
+  return db.transaction(async (tx) => {
+    const tenant = await insertTenant(tx, id, name, userId);
+    if (!tenant) throw conflict('tenant-exists', `Tenant ${id} already exists`);
+    await insertOwnershipGroup(tx, id);
+    await insertMember(tx, id, userId, 'tenant-admin', userId);
+    await addGroupMember(tx, ownerGroupId(id), userId);
+    await insertAudit(tx, { tenantId: id, actor: userId, action: 'tenant.create', subjectUserId: userId });
+    await insertAudit(tx, { tenantId: id, actor: userId, action: 'owner.grant', subjectUserId: userId });
+    return tenant;
+  });
+}
