@@ -133,12 +133,12 @@ export async function setRole(db: Db, tenantId: string, userId: string, role: Me
 }
 
 export function requireMember(exists: unknown, userId: string) {
-  if (!exists) throw new AppError('not-a-member', 422, `User ${userId} is not a member of this tenant`);
+  if (!exists) throw new AppError('not-a-member', `User ${userId} is not a member of this tenant`);
 }
 
 /** API clients are machine principals: they get grants, never ownership or a person's role. */
 function refuseApiClient(member: { role: string } | null) {
   if (member?.role === 'api-client') {
-    throw new AppError('api-client-role-fixed', 422, 'An API client cannot be an owner or change its role');
+    throw new AppError('api-client-role-fixed', 'An API client cannot be an owner or change its role');
   }
 }

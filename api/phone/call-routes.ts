@@ -137,7 +137,7 @@ export function callRoutes() {
     async (c) => {
       const headers = c.req.valid('header');
       const tenantId = headers['x-tenant-id'];
-      if (!(await tenantExists(c.get('deps').db, tenantId))) throw new AppError('tenant-not-found', 404, 'Tenant was not found');
+      if (!(await tenantExists(c.get('deps').db, tenantId))) throw new AppError('tenant-not-found', 'Tenant was not found');
       const { call, created } = await placeOutboundCall(placementDeps(c), {
         tenantId,
         initiatedBy: headers['x-user-id'] ?? 'system',

@@ -1,4 +1,4 @@
-import { forbidden } from '../errors';
+import { AppError, forbidden } from '../errors';
 
 export type AccessMode = 'read' | 'write';
 
@@ -9,13 +9,14 @@ export interface CapabilitySnapshot {
 }
 
 /**
- * Two layers, deny by default. Denials are 403 with a code naming the missing layer:
- * `capability-not-subscribed` (layer 1), `capability-not-granted` (layer 2, no grant) and
- * `capability-write-required` (layer 2, read grant on a write).
+ * Two layers, deny by default. Each denial names the missing layer: `capability-not-subscribed`
+ * (layer 1, 422 like the spec's access request for an unsubscribed capability),
+ * `capability-not-granted` (layer 2, no grant) and `capability-write-required` (layer 2, read
+ * grant on a write), both 403.
  */
 export function assertCapabilityAccess(snapshot: CapabilitySnapshot, code: string, mode: AccessMode) {
   if (snapshot.subscriptions[code] !== 'ACTIVE') {
-    throw forbidden('capability-not-subscribed', `Tenant has no ACTIVE subscription to ${code}`);
+    throw new AppError('capability-not-subscribed', `Tenant has no ACTIVE subscription to ${code}`);
   }
   const level = snapshot.grants[code];
   if (level === undefined) {

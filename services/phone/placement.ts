@@ -12,7 +12,7 @@ import {
   updatePhoneCall,
   type PhoneCallRow,
 } from '../../db/queries/phone';
-import { AppError, badRequest, forbidden } from '../../domain/errors';
+import { AppError, badRequest } from '../../domain/errors';
 import { PHONE_CAPABILITY } from '../../domain/phone/call-process';
 import { isE164 } from '../../domain/phone/e164';
 import type { PhoneActionInputs } from '../../domain/phone/workflow-action';
@@ -46,7 +46,7 @@ export interface PlacementResult {
 export async function refuseForeignNumber(db: DbOrTx, tenantId: string, providerNumberId: string) {
   const registered = await findPhoneNumberByProviderId(db, providerNumberId);
   if (registered && registered.tenantId !== tenantId) {
-    throw new AppError('phone-number-not-found', 422, 'The phone number was not found');
+    throw new AppError('unknown-phone-number', 'The phone number was not found');
   }
 }
 
@@ -71,15 +71,15 @@ export async function placeOutboundCall(deps: PlacementDeps, req: PlacementReque
     getPhoneSettings(db, req.tenantId),
   ]);
   if (subscription?.status !== 'ACTIVE') {
-    throw forbidden('capability-not-subscribed', `Tenant has no ACTIVE subscription to ${PHONE_CAPABILITY}`);
+    throw new AppError('capability-not-subscribed', `Tenant has no ACTIVE subscription to ${PHONE_CAPABILITY}`);
   }
   const assistantId = req.assistantId ?? defaults?.defaultAssistantId ?? null;
   if (!assistantId) {
-    throw new AppError('assistant-unresolved', 422, 'No assistantId given and the tenant has no default assistant');
+    throw new AppError('assistant-unresolved', 'No assistantId given and the tenant has no default assistant');
   }
   const phoneNumberId = req.phoneNumberId ?? defaults?.defaultPhoneNumberId ?? null;
   if (!phoneNumberId) {
-    throw new AppError('phone-number-unresolved', 422, 'No phoneNumberId given and the tenant has no default number');
+    throw new AppError('phone-number-unresolved', 'No phoneNumberId given and the tenant has no default number');
   }
   await refuseForeignNumber(db, req.tenantId, phoneNumberId);
   const key = await resolveProviderKey(db, settings, req.tenantId);

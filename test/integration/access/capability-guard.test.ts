@@ -52,7 +52,7 @@ describe('capability guard (layer 1 subscription, layer 2 grant)', () => {
     expect(JSON.parse(res.body).code).toBe('capability-not-granted');
   });
 
-  it('denies everyone once the subscription is suspended: 403 capability-not-subscribed', async () => {
+  it('denies everyone once the subscription is suspended: 422 capability-not-subscribed', async () => {
     const other = await seedTenant(ctx, {
       members: ['w2'],
       subscribe: ['PHONE'],
@@ -62,7 +62,7 @@ describe('capability guard (layer 1 subscription, layer 2 grant)', () => {
     expect((await req()).status).toBe(200);
     await client(ctx).del(`/api/tenants/${other.id}/capabilities/PHONE`, other.asOwner);
     const denied = await req();
-    expect(denied.status).toBe(403);
+    expect(denied.status).toBe(422);
     expect(((await denied.json()) as { code: string }).code).toBe('capability-not-subscribed');
   });
 });

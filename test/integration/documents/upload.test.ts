@@ -140,11 +140,11 @@ describe('document upload (proxy → S3, cap 64 KiB)', () => {
       });
     }
 
-    it('refuses a capability the tenant is not subscribed to: 403 capability-not-subscribed', async () => {
+    it('refuses a capability the tenant is not subscribed to: 422 capability-not-subscribed', async () => {
       const { seedTenant } = await import('../../support/fixtures');
       const other = await seedTenant(ctx, { members: ['writer'], subscribe: ['FORMS'], grants: [{ user: 'writer', code: 'FORMS', level: 'read-write' }] });
       const res = await api.upload(other.as('writer'), { fields: formFields('x', { capability: 'EMAIL', kind: 'GENERIC' }), file: { filename: 'g.pdf', data: Buffer.from('x') } });
-      expectProblem(res, 403, 'capability-not-subscribed');
+      expectProblem(res, 422, 'capability-not-subscribed');
     });
 
     it('refuses a caller who is not a member of the tenant (layer 1): 403 not-a-member', async () => {

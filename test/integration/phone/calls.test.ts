@@ -89,10 +89,10 @@ describe('phone calls: placement, reading and listing', () => {
     expect(ctx.standIn.requests.length).toBe(asked);
   });
 
-  it("another tenant's registered number is refused as unknown (422 phone-number-not-found)", async () => {
+  it("another tenant's registered number is refused as unknown (422 unknown-phone-number)", async () => {
     const other = await seedPhoneTenant(ctx);
     const r = await api.post('/api/phone-calls', other.writer, { customerNumber: CUSTOMER, assistantId: 'a', phoneNumberId: numberId });
-    expectProblem(r, 422, 'phone-number-not-found');
+    expectProblem(r, 422, 'unknown-phone-number');
   });
 
   it('provider failure never throws: 201 with the call FAILED and errorMessage naming the provider error', async () => {
@@ -128,11 +128,11 @@ describe('phone calls: placement, reading and listing', () => {
     expectProblem(await api.get('/api/phone-calls/not-a-uuid', t.reader), 400, 'validation-failed');
   });
 
-  it('guard: reading needs a PHONE grant, placing needs read-write (403 with the missing layer)', async () => {
+  it('guard: reading needs a PHONE grant, placing needs read-write (403 with the missing layer; 422 unsubscribed)', async () => {
     expectProblem(await api.get('/api/phone-calls', t.nobody), 403, 'capability-not-granted');
     expectProblem(await api.post('/api/phone-calls', t.reader, { customerNumber: CUSTOMER }), 403, 'capability-write-required');
     const unsubscribed = await seedTenant(ctx, { members: ['w'], grants: [] });
-    expectProblem(await api.get('/api/phone-calls', unsubscribed.as('w')), 403, 'capability-not-subscribed');
+    expectProblem(await api.get('/api/phone-calls', unsubscribed.as('w')), 422, 'capability-not-subscribed');
   });
 
   it('one placement key places one call: a repeat (activity retry) returns the first call without dialling', async () => {
@@ -204,11 +204,11 @@ describe('phone calls: the internal route (X-Internal-Key)', () => {
     );
   });
 
-  it('a tenant without an ACTIVE PHONE subscription cannot place calls through the internal route (403)', async () => {
+  it('a tenant without an ACTIVE PHONE subscription cannot place calls through the internal route (422)', async () => {
     const unsubscribed = await seedTenant(ctx, {});
     expectProblem(
       await internal({ 'X-Internal-Key': INTERNAL_KEY, 'X-Tenant-Id': unsubscribed.id }, { ...body, phoneNumberId: 'pn-x' }),
-      403,
+      422,
       'capability-not-subscribed',
     );
   });
