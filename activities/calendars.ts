@@ -1,7 +1,6 @@
-import { ApplicationFailure } from '@temporalio/activity';
 import type { SlaResult } from '../domain/calendar/index';
-import { AppError } from '../domain/errors';
 import { calculateTenantSla, type SlaCalculation } from '../services/calendars/sla';
+import { toActivityFailure } from './failures';
 import type { ActivityDeps } from './index';
 
 /** Input of calculateSlaDueDate: the tenant plus either form of the SLA request. */
@@ -19,10 +18,7 @@ export function createCalendarActivities({ db }: ActivityDeps) {
       try {
         return await calculateTenantSla(db, tenantId, calculation as SlaCalculation);
       } catch (err) {
-        if (err instanceof AppError && err.status < 500) {
-          throw ApplicationFailure.nonRetryable(err.detail, err.code, { status: err.status });
-        }
-        throw err;
+        throw toActivityFailure(err);
       }
     },
   };

@@ -13,6 +13,7 @@ import {
 } from '../services/phone/call-events';
 import { placeOutboundCall } from '../services/phone/placement';
 import { providerClientFor } from '../services/phone/provider';
+import { toActivityFailure } from './failures';
 import type { ActivityDeps } from './index';
 
 /** Input of the phone workflow action: the node as designed plus the caller's variables. */
@@ -87,13 +88,7 @@ export function createPhoneActivities(deps: ActivityDeps) {
         });
         return placed(call);
       } catch (err) {
-        if (err instanceof AppError && err.status < 500) {
-          throw ApplicationFailure.nonRetryable(`${err.code}: ${err.detail}`, 'PhoneCallRejected', {
-            code: err.code,
-            status: err.status,
-          });
-        }
-        throw err;
+        throw toActivityFailure(err);
       }
     },
 
