@@ -48,7 +48,7 @@ export function createApp(deps: AppDeps) {
       description: [
         'Tenant routes need `X-Tenant-Id` and `X-User-Id` (asserted by the gateway).',
         'Errors are `application/problem+json` with a stable `code` (see the README error table).',
-        'Capability denials are 403 with code `capability-not-subscribed`, `capability-not-granted` or `capability-write-required`.',
+        'Capability denials are 422 `capability-not-subscribed` (no ACTIVE subscription), or 403 `capability-not-granted` or `capability-write-required`.',
         'A record of another tenant answers 404 as if it did not exist.',
       ].join('\n\n'),
     },

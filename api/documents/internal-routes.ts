@@ -45,7 +45,7 @@ export function documentRegistryRoutes(registry: DocumentRegistry) {
       summary: 'Create a PENDING document (guard: capability write plus task or process context); returns docId and a sealed storage key',
       middleware,
       request: { body: jsonBody(AuthorizeBody) },
-      responses: { 201: jsonContent(AuthorizeResponse, 'Authorized'), ...problemResponses(400, 401, 403, 404, 409) },
+      responses: { 201: jsonContent(AuthorizeResponse, 'Authorized'), ...problemResponses(400, 401, 403, 404, 409, 422) },
     }),
     async (c) => {
       const a = await registry.authorize(registryCaller(c), c.req.valid('json'));
@@ -62,7 +62,7 @@ export function documentRegistryRoutes(registry: DocumentRegistry) {
       summary: 'PENDING → READY (or QUARANTINED, or PENDING with a durable scan retry) with size and SHA-256',
       middleware,
       request: { params: docParams, body: jsonBody(FinalizeBody) },
-      responses: { 200: jsonContent(DocumentView), ...problemResponses(400, 401, 403, 404, 409) },
+      responses: { 200: jsonContent(DocumentView), ...problemResponses(400, 401, 403, 404, 409, 422) },
     }),
     async (c) => c.json(await registry.finalize(registryCaller(c), c.req.valid('param').docId, c.req.valid('json')), 200),
   );
@@ -75,7 +75,7 @@ export function documentRegistryRoutes(registry: DocumentRegistry) {
       summary: 'Gated resolve for download (guard: read): 409 not READY, 423 QUARANTINED',
       middleware,
       request: { params: docParams },
-      responses: { 200: jsonContent(ResolveResponse), ...problemResponses(400, 401, 403, 404, 409, 423) },
+      responses: { 200: jsonContent(ResolveResponse), ...problemResponses(400, 401, 403, 404, 409, 422, 423) },
     }),
     async (c) => {
       const docId = c.req.valid('param').docId;
@@ -92,7 +92,7 @@ export function documentRegistryRoutes(registry: DocumentRegistry) {
       summary: 'Document metadata (guard: read)',
       middleware,
       request: { params: docParams },
-      responses: { 200: jsonContent(DocumentView), ...problemResponses(400, 401, 403, 404) },
+      responses: { 200: jsonContent(DocumentView), ...problemResponses(400, 401, 403, 404, 422) },
     }),
     async (c) => c.json(await registry.get(registryCaller(c), c.req.valid('param').docId), 200),
   );
@@ -121,7 +121,7 @@ export function documentRegistryRoutes(registry: DocumentRegistry) {
       summary: 'Soft delete (guard: write); returns the sealed storage key and the hard-delete signal',
       middleware,
       request: { params: docParams, headers: IfMatch },
-      responses: { 200: jsonContent(RemoveResponse), ...problemResponses(400, 401, 403, 404, 409) },
+      responses: { 200: jsonContent(RemoveResponse), ...problemResponses(400, 401, 403, 404, 409, 422) },
     }),
     async (c) => {
       const docId = c.req.valid('param').docId;

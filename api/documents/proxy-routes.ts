@@ -35,7 +35,7 @@ export function documentProxyRoutes(rt: DocumentsRuntime) {
         content: { 'multipart/form-data': { schema: UploadFields.extend({ file: z.string().openapi({ format: 'binary' }) }) } },
       },
     },
-    responses: { 201: jsonContent(DocumentView, 'Stored; status READY, QUARANTINED, or PENDING while a scan retry runs'), ...problemResponses(400, 403, 404, 409, 413, 415, 503) },
+    responses: { 201: jsonContent(DocumentView, 'Stored; status READY, QUARANTINED, or PENDING while a scan retry runs'), ...problemResponses(400, 403, 404, 409, 413, 415, 422, 503) },
   });
   app.post('/api/documents', userIdentity, tenantIdentity, (c) => uploadDocument(c, rt));
 
@@ -54,7 +54,7 @@ export function documentProxyRoutes(rt: DocumentsRuntime) {
         200: { description: 'Whole document', content: { 'application/octet-stream': { schema: z.string().openapi({ format: 'binary' }) } } },
         206: { description: 'One byte range, with Content-Range', content: { 'application/octet-stream': { schema: z.string().openapi({ format: 'binary' }) } } },
         416: { description: 'Range not satisfiable (Content-Range: bytes */size)', content: { 'application/problem+json': { schema: ProblemSchema } } },
-        ...problemResponses(400, 403, 404, 409, 423, 503),
+        ...problemResponses(400, 403, 404, 409, 422, 423, 503),
       },
     }),
     (c) => downloadDocument(c, rt, c.req.valid('param').docId),
@@ -68,7 +68,7 @@ export function documentProxyRoutes(rt: DocumentsRuntime) {
       summary: 'Document metadata (guard: read)',
       middleware: identity,
       request: { params: docParams },
-      responses: { 200: jsonContent(DocumentView), ...problemResponses(400, 403, 404) },
+      responses: { 200: jsonContent(DocumentView), ...problemResponses(400, 403, 404, 422) },
     }),
     async (c) => c.json(await rt.registry.get(registryCaller(c), c.req.valid('param').docId), 200),
   );
@@ -100,7 +100,7 @@ export function documentProxyRoutes(rt: DocumentsRuntime) {
         params: docParams,
         headers: z.object({ 'if-match': z.string().optional().openapi({ description: 'Expected version, e.g. "3"; 409 if it moved' }) }),
       },
-      responses: { 200: jsonContent(DocumentView, 'Deleted; the view with status DELETED'), ...problemResponses(400, 403, 404, 409) },
+      responses: { 200: jsonContent(DocumentView, 'Deleted; the view with status DELETED'), ...problemResponses(400, 403, 404, 409, 422) },
     }),
     async (c) => {
       const caller = registryCaller(c);

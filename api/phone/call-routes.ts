@@ -16,7 +16,7 @@ const tags = ['Phone: calls'];
 const PLACEMENT_RULES =
   'Defaults (assistant, number) come from PhoneSettings. Caller mistakes are answered before anything is saved: ' +
   '400 `validation-failed` / `invalid-customer-number` (not E.164), 422 `assistant-unresolved`, `phone-number-unresolved`, ' +
-  '`phone-number-not-found` (another tenant\'s number), `provider-key-missing`. Otherwise the call is saved QUEUED with its ' +
+  '`unknown-phone-number` (another tenant\'s number), `provider-key-missing`. Otherwise the call is saved QUEUED with its ' +
   'process outbox row and the provider is asked: the answer is 201 with the call RINGING, or FAILED with `errorMessage` ' +
   'when the provider refused or failed (never an error status).';
 
