@@ -51,9 +51,9 @@ describe('access cache across API nodes', () => {
 
   it('a rolled-back change sends no notice and changes nothing', async () => {
     const t = await seedTenant(ctx, { members: ['m'], subscribe: ['PHONE'] });
-    // 422: not a member; the transaction that would have granted is rolled back.
+    // 403: not a member; the transaction that would have granted is rolled back.
     const res = await client(ctx).put(`/api/tenants/${t.id}/users/ghost/capabilities/PHONE`, t.asOwner, { level: 'read' });
-    expect(res.status).toBe(422);
+    expect(res.status).toBe(403);
     expect((await client(nodeB).get('/api/my-capabilities', t.as('m'))).json).toEqual({});
   });
 });
