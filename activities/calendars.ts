@@ -1,9 +1,8 @@
-import { ApplicationFailure } from '@temporalio/activity';
 import type { SlaResult } from '../domain/calendar/index';
-import { AppError } from '../domain/errors';
 import type { SlaDueDateRequest } from '../domain/calendar/sla-process';
 import { calculateTenantSla, type SlaCalculation } from '../services/calendars/sla';
 import type { ActivityDeps } from './deps';
+import { toActivityFailure } from './failures';
 
 /** Input of calculateSlaDueDate: the tenant plus either form of the SLA request. */
 export type { SlaDueDateRequest };
@@ -20,10 +19,7 @@ export function createCalendarActivities({ db }: ActivityDeps) {
       try {
         return await calculateTenantSla(db, tenantId, calculation as SlaCalculation);
       } catch (err) {
-        if (err instanceof AppError && err.status < 500) {
-          throw ApplicationFailure.nonRetryable(err.detail, err.code, { status: err.status });
-        }
-        throw err;
+        throw toActivityFailure(err);
       }
     },
   };

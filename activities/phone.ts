@@ -14,6 +14,7 @@ import {
 import { placeOutboundCall } from '../services/phone/placement';
 import { providerClientFor } from '../services/phone/provider';
 import type { ActivityDeps } from './deps';
+import { toActivityFailure } from './failures';
 
 /** Input of the phone workflow action: the node as designed plus the caller's variables. */
 export interface PhoneActionRequest {
@@ -87,13 +88,7 @@ export function createPhoneActivities(deps: ActivityDeps) {
         });
         return placed(call);
       } catch (err) {
-        if (err instanceof AppError && err.status < 500) {
-          throw ApplicationFailure.nonRetryable(`${err.code}: ${err.detail}`, 'PhoneCallRejected', {
-            code: err.code,
-            status: err.status,
-          });
-        }
-        throw err;
+        throw toActivityFailure(err);
       }
     },
 

@@ -7,7 +7,7 @@ export function parseJsonBody<T extends z.ZodType>(text: string, schema: T): z.o
   try {
     value = JSON.parse(text);
   } catch {
-    throw new AppError('malformed-request', 400, 'Request body is not valid JSON');
+    throw new AppError('malformed-request', 'Request body is not valid JSON');
   }
   const parsed = schema.safeParse(value);
   if (!parsed.success) throw validationFailed('json', parsed.error.issues);
@@ -25,5 +25,5 @@ export function fieldErrors(target: string, issues: readonly Issue[]) {
 export function validationFailed(target: string, issues: readonly Issue[]): AppError {
   const errors = fieldErrors(target, issues);
   const first = errors[0];
-  return new AppError('validation-failed', 400, `Invalid request ${target}${first ? `: ${first.path}: ${first.message}` : ''}`, { errors });
+  return new AppError('validation-failed', `Invalid request ${target}${first ? `: ${first.path}: ${first.message}` : ''}`, { errors });
 }

@@ -1,11 +1,13 @@
 import { OpenAPIHono, type RouteConfig, z } from '@hono/zod-openapi';
+import { statusOf, type ErrorCode } from '../domain/error-codes';
 import { validationFailed } from './body';
 import type { AppEnv } from './env';
 import { securityOf } from './openapi-security';
 
 /**
  * Every router shares this hook: a failed zod validation becomes a 400 problem naming the fields.
- * Each route's `security` is documented from its middleware chain unless the route names it.
+ * Each route's `security` is documented from its middleware chain unless the route names it, and
+ * so are the statuses of the problems its middleware raises (see `raises`).
  */
 export function createRouter() {
   const app = new OpenAPIHono<AppEnv>({
@@ -16,7 +18,14 @@ export function createRouter() {
   });
   const register = app.openapi.bind(app);
   app.openapi = ((route: RouteConfig, ...rest: unknown[]) =>
-    (register as (...args: unknown[]) => unknown)({ ...route, security: route.security ?? securityOf(route.middleware) }, ...rest)) as typeof app.openapi;
+    (register as (...args: unknown[]) => unknown)(
+      {
+        ...route,
+        security: route.security ?? securityOf(route.middleware),
+        responses: { ...problemResponses(...statusesRaisedBy(route.middleware)), ...route.responses },
+      },
+      ...rest,
+    )) as typeof app.openapi;
   return app;
 }
 
@@ -47,6 +56,20 @@ const DESCRIPTIONS: Record<number, string> = {
   503: 'A dependency is unavailable',
   504: 'An upstream provider did not answer in time',
 };
+
+const raisedBy = new WeakMap<object, readonly ErrorCode[]>();
+
+/** Marks `middleware` as answering the problems `codes`; routes mounting it document their statuses. */
+export function raises<T extends object>(middleware: T, ...codes: ErrorCode[]): T {
+  raisedBy.set(middleware, codes);
+  return middleware;
+}
+
+function statusesRaisedBy(chain: unknown): number[] {
+  const list: unknown[] = Array.isArray(chain) ? chain : chain ? [chain] : [];
+  const codes = list.flatMap((m) => (typeof m === 'function' ? (raisedBy.get(m) ?? []) : []));
+  return [...new Set(codes.map(statusOf))];
+}
 
 /** OpenAPI response entries for the given error statuses, all problem+json. */
 export function problemResponses(...statuses: number[]) {

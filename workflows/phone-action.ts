@@ -16,8 +16,8 @@ const { placePhoneCall } = proxyActivities<PhoneActivities>({
  * The phone workflow action for any workflow: `await runPhoneAction(node, variables)`.
  * The node's `${name}` placeholders are resolved from `variables`. A provider failure comes
  * back as a FAILED call; a caller mistake (bad node, unresolved name, number not E.164, no
- * assistant, number or key) throws a non-retryable ApplicationFailure
- * (type PhoneActionInvalid or PhoneCallRejected).
+ * assistant, number or key) throws a non-retryable ApplicationFailure (type PhoneActionInvalid,
+ * or the operation's error code such as `invalid-customer-number`).
  */
 export async function runPhoneAction(
   node: PhoneActionNode,

@@ -147,7 +147,7 @@ export function invitationRoutes() {
       if (!found || found.revokedAt) throw notFound('Invitation', 'invitation-not-found');
       if (found.acceptedAt) throw conflict('invitation-used', 'This invitation has already been used');
       if (found.expiresAt <= now(c.get('deps'))) {
-        throw new AppError('invitation-expired', 410, 'This invitation has expired');
+        throw new AppError('invitation-expired', 'This invitation has expired');
       }
       await db.transaction(async (tx) => {
         const consumed = await consumeInvitation(tx, found.id, userId);

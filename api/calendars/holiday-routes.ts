@@ -106,7 +106,7 @@ export function holidayRoutes() {
       const q = c.req.valid('query');
       const location = await requireLocation(c, code, loc);
       if (!location.country) {
-        throw new AppError('location-country-missing', 422, `Location ${loc} has no country to import holidays for`);
+        throw new AppError('location-country-missing', `Location ${loc} has no country to import holidays for`);
       }
       const year = q.year ?? currentYear(c);
       let imported;
@@ -114,7 +114,7 @@ export function holidayRoutes() {
         imported = previewHolidays({ country: location.country, region: location.region, year, types: q.types });
       } catch (err) {
         if (err instanceof CalendarEngineError && err.kind === 'invalid-input') {
-          throw new AppError('holiday-data-unavailable', 422, `No holiday data for the location: ${err.detail}`);
+          throw new AppError('holiday-data-unavailable', `No holiday data for the location: ${err.detail}`);
         }
         throw err;
       }

@@ -3,6 +3,7 @@ import { isUniqueViolation } from '../../db/errors';
 import { findLocation, getCalendar } from '../../db/queries/calendars';
 import { CalendarEngineError } from '../../domain/calendar/index';
 import { AppError, conflict, notFound } from '../../domain/errors';
+import type { CodeWithStatus } from '../../domain/error-codes';
 import { capabilityGuard } from '../middleware/capability-guard';
 import { basicOrGatewayIdentity } from '../middleware/basic-auth';
 import { tenantIdentity } from '../middleware/identity';
@@ -30,7 +31,7 @@ export async function requireLocation(c: Context<AppEnv>, code: string, loc: str
 }
 
 /** A unique violation from `write` becomes 409 `code`; anything else propagates. */
-export async function uniqueOr409<T>(write: () => Promise<T>, code: string, detail: string): Promise<T> {
+export async function uniqueOr409<T>(write: () => Promise<T>, code: CodeWithStatus<409>, detail: string): Promise<T> {
   try {
     return await write();
   } catch (err) {
@@ -48,7 +49,7 @@ export async function withFieldPaths<T>(target: 'json' | 'query', run: () => T |
     return await run();
   } catch (err) {
     if (err instanceof CalendarEngineError && err.issues.length > 0) {
-      throw new AppError(err.code, err.status, err.detail, { errors: fieldErrors(target, err.issues) });
+      throw new AppError(err.code, err.detail, { errors: fieldErrors(target, err.issues) });
     }
     throw err;
   }

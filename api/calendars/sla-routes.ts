@@ -32,7 +32,7 @@ const KeyPath = z.object({ key: processKeyParam });
 
 async function associationValues(c: Context<AppEnv>, b: z.output<typeof AssociationCreateBody>): Promise<AssociationValues> {
   const calendar = await getCalendar(c.get('deps').db, c.get('caller').tenantId, b.calendarCode);
-  if (!calendar) throw new AppError('unknown-calendar', 422, `The tenant has no calendar ${b.calendarCode}`);
+  if (!calendar) throw new AppError('unknown-calendar', `The tenant has no calendar ${b.calendarCode}`);
   return {
     processDefinitionKey: b.processDefinitionKey,
     calendarId: calendar.id,

@@ -33,7 +33,7 @@ export async function downloadDocument(c: Context<AppEnv>, rt: DocumentsRuntime,
   if (range.kind === 'unsatisfiable') {
     for (const [k, v] of Object.entries(headers)) c.header(k, v);
     c.header('Content-Range', contentRangeHeader(null, size));
-    return problem(c, 416, 'range-not-satisfiable', `The range is outside the document's ${size} bytes`);
+    return problem(c, 'range-not-satisfiable', `The range is outside the document's ${size} bytes`);
   }
   const single = range.kind === 'single' ? { start: range.start, end: range.end } : undefined;
   let read;
@@ -41,7 +41,7 @@ export async function downloadDocument(c: Context<AppEnv>, rt: DocumentsRuntime,
     read = await store.read(physicalKey(caller.tenantId, r.storageKey), r.storageVersionId, single);
   } catch (err) {
     c.get('log').warn({ docId, err: (err as Error).message }, 'reading a document from storage failed');
-    throw new AppError('storage-unavailable', 503, 'Object storage did not return the document');
+    throw new AppError('storage-unavailable', 'Object storage did not return the document');
   }
   const length = single ? single.end - single.start + 1 : size;
   Object.assign(headers, {

@@ -2,6 +2,7 @@
 // Registry problems (4xx) are re-raised with the same status and code, so the proxy answers
 // exactly what an in-process registry would; transport failures and 5xx become 503.
 import type { z } from '@hono/zod-openapi';
+import { isErrorCode } from '../../domain/error-codes';
 import { AppError } from '../../domain/errors';
 import type {
   Authorization,
@@ -32,7 +33,7 @@ export interface HttpRegistryOptions {
   timeoutMs?: number;
 }
 
-const unavailable = (why: string) => new AppError('registry-unavailable', 503, `The document registry is unavailable: ${why}`);
+const unavailable = (why: string) => new AppError('registry-unavailable', `The document registry is unavailable: ${why}`);
 
 export class HttpRegistryClient implements RegistryClient {
   private readonly base: string;
@@ -79,12 +80,14 @@ export class HttpRegistryClient implements RegistryClient {
     if (!res.ok) {
       const p = (json ?? {}) as { code?: unknown; detail?: unknown; field?: unknown; reason?: unknown };
       if (typeof p.code !== 'string') throw unavailable(`HTTP ${res.status} without a problem`);
+      // Both tiers share the code table; a code this node does not know is a version skew, not the caller's fault.
+      if (!isErrorCode(p.code)) throw unavailable(`HTTP ${res.status} with an unknown problem code`);
       // The internal key is between the tiers: a refusal of it is the proxy's misconfiguration.
       if (p.code === 'internal-key-invalid' || p.code === 'internal-api-disabled') throw unavailable(p.code);
       const extra: Record<string, unknown> = {};
       if (p.field !== undefined) extra['field'] = p.field;
       if (p.reason !== undefined) extra['reason'] = p.reason;
-      throw new AppError(p.code, res.status, typeof p.detail === 'string' ? p.detail : 'Registry refused', extra);
+      throw new AppError(p.code, typeof p.detail === 'string' ? p.detail : 'Registry refused', extra);
     }
     const parsed = schema.safeParse(json);
     if (!parsed.success) throw unavailable('unexpected response shape');

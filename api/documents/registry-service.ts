@@ -191,7 +191,7 @@ export class DocumentRegistry implements RegistryClient {
   async resolve(caller: RegistryCaller, docId: string): Promise<Resolution> {
     const row = await this.load(caller, docId);
     assertCapability(caller, row.capability, 'read');
-    if (row.status === 'QUARANTINED') throw new AppError('document-quarantined', 423, 'The document is quarantined');
+    if (row.status === 'QUARANTINED') throw new AppError('document-quarantined', 'The document is quarantined');
     if (row.status !== 'READY' || !row.storageVersionId) {
       throw conflict('document-not-ready', `The document is ${row.status}, not READY`);
     }
@@ -243,7 +243,7 @@ export class DocumentRegistry implements RegistryClient {
     const { db } = this.d;
     const writable = documentCapabilities(caller, 'write');
     if (writable.length === 0) {
-      throw new AppError('capability-not-granted', 403, 'Caller has no read-write grant on a document capability');
+      throw new AppError('capability-not-granted', 'Caller has no read-write grant on a document capability');
     }
     return db.transaction(async (tx) => {
       const stored = await recordDocumentProcess(tx, {

@@ -31,7 +31,7 @@ export class DocumentsRuntime {
   }
 
   requireStore(): DocumentObjectStore {
-    if (!this.store) throw new AppError('storage-unavailable', 503, 'Object storage is not configured on this node');
+    if (!this.store) throw new AppError('storage-unavailable', 'Object storage is not configured on this node');
     return this.store;
   }
 

@@ -27,6 +27,6 @@ export function openStorageTicket(internalKey: string, tenantId: string, docId: 
   try {
     return openSecret(ticketKey(internalKey), ticket, bound(tenantId, docId));
   } catch {
-    throw new AppError('registry-unavailable', 503, 'The document registry answered with an unusable storage ticket');
+    throw new AppError('registry-unavailable', 'The document registry answered with an unusable storage ticket');
   }
 }

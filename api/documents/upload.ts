@@ -19,14 +19,14 @@ import { MIME_TYPE, UploadFields } from './schemas';
 /** Room for boundaries, part headers and the metadata fields around a file at the cap. */
 const ENVELOPE_BYTES = 64 * 1024;
 
-const tooLarge = (max: number) => new AppError('document-too-large', 413, `The upload exceeds the size cap of ${max} bytes`);
+const tooLarge = (max: number) => new AppError('document-too-large', `The upload exceeds the size cap of ${max} bytes`);
 
 export async function uploadDocument(c: Context<AppEnv>, rt: DocumentsRuntime): Promise<Response> {
   const settings = c.get('deps').settings;
   const maxBytes = settings['docstore.max-bytes'];
   const contentType = c.req.header('content-type') ?? '';
   if (!/^multipart\/form-data\s*;/i.test(contentType)) {
-    throw new AppError('multipart-required', 415, 'Upload a file as multipart/form-data');
+    throw new AppError('multipart-required', 'Upload a file as multipart/form-data');
   }
   const declared = Number(c.req.header('content-length') ?? Number.NaN);
   // Cheap early refusal; the exact cap is enforced on the file stream either way.
@@ -140,7 +140,7 @@ export async function uploadDocument(c: Context<AppEnv>, rt: DocumentsRuntime): 
         if (parseError) throw parseError;
         if (lateError) throw lateError;
         log.warn({ docId: auth.docId, err: (err as Error).message }, 'upload to storage failed');
-        throw new AppError('storage-unavailable', 503, 'Object storage did not accept the upload');
+        throw new AppError('storage-unavailable', 'Object storage did not accept the upload');
       } finally {
         release();
       }

@@ -9,6 +9,7 @@ import {
   type BasicCredentials,
 } from '../../domain/api-client-credentials';
 import { AppError, badRequest } from '../../domain/errors';
+import type { CodeWithStatus } from '../../domain/error-codes';
 import type { AppDeps } from '../deps';
 import type { AppEnv } from '../env';
 import { accepts } from '../openapi-security';
@@ -16,7 +17,7 @@ import { userIdentity } from './identity';
 
 export const BASIC_CHALLENGE = 'Basic realm="tenant-capability-platform", charset="UTF-8"';
 
-const unauthorized = (code: string, detail: string) => new AppError(code, 401, detail, { wwwAuthenticate: BASIC_CHALLENGE });
+const unauthorized = (code: CodeWithStatus<401>, detail: string) => new AppError(code, detail, { wwwAuthenticate: BASIC_CHALLENGE });
 
 /**
  * Verified credentials per node, so a polling client does not cost an scrypt per request. Only an

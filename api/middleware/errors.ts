@@ -1,17 +1,18 @@
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { statusOf, type ErrorCode, type ErrorStatus } from '../../domain/error-codes';
 import { AppError } from '../../domain/errors';
 import type { AppEnv } from '../env';
 
 export const PROBLEM_JSON = 'application/problem+json';
 
-const TITLES: Record<number, string> = {
+// Keyed by the table's statuses, so a new status in the table needs its title here.
+const TITLES: Record<ErrorStatus, string> = {
   400: 'Bad Request',
   401: 'Unauthorized',
   403: 'Forbidden',
   404: 'Not Found',
-  405: 'Method Not Allowed',
   409: 'Conflict',
   410: 'Gone',
   413: 'Content Too Large',
@@ -20,7 +21,6 @@ const TITLES: Record<number, string> = {
   422: 'Unprocessable Content',
   423: 'Locked',
   500: 'Internal Server Error',
-  501: 'Not Implemented',
   502: 'Bad Gateway',
   503: 'Service Unavailable',
   504: 'Gateway Timeout',
@@ -36,10 +36,12 @@ export interface Problem {
   [extra: string]: unknown;
 }
 
-export function problem(c: Context<AppEnv>, status: number, code: string, detail: string, extra = {}) {
+/** Renders a problem; its status is the code's, from the table. */
+export function problem(c: Context<AppEnv>, code: ErrorCode, detail: string, extra = {}) {
+  const status = statusOf(code);
   const body: Problem = {
     type: `https://errors.tenant-platform.dev/${code}`,
-    title: TITLES[status] ?? 'Error',
+    title: TITLES[status],
     status,
     detail,
     code,
@@ -49,25 +51,26 @@ export function problem(c: Context<AppEnv>, status: number, code: string, detail
   return c.body(JSON.stringify(body), status as ContentfulStatusCode, { 'Content-Type': PROBLEM_JSON });
 }
 
-/** Root error handler: AppError and HTTPException become problems; anything else is a logged 500. */
+/**
+ * Root error handler: an AppError and Hono's 400 HTTPException (a malformed JSON body) become
+ * problems; anything else is a logged 500.
+ */
 export const onError: ErrorHandler<AppEnv> = (err, c) => {
   if (err instanceof AppError) {
     if (err.status === 401 && err.extra['wwwAuthenticate']) {
       c.header('WWW-Authenticate', String(err.extra['wwwAuthenticate']));
     }
     const { wwwAuthenticate: _omit, ...extra } = err.extra;
-    return problem(c, err.status, err.code, err.detail, extra);
+    return problem(c, err.code, err.detail, extra);
   }
-  if (err instanceof HTTPException) {
-    const status = err.status;
-    // Hono raises these for malformed JSON bodies and similar edge failures.
-    const code = status === 400 ? 'malformed-request' : `http-${status}`;
-    return problem(c, status, code, err.message || TITLES[status] || 'Error');
+  // Hono's other HTTPExceptions (500s such as a body read twice) are our bugs, not the caller's.
+  if (err instanceof HTTPException && err.status === 400) {
+    return problem(c, 'malformed-request', err.message || 'The request is malformed');
   }
   const log = c.get('log');
   (log ?? console).error({ err }, 'unhandled error');
-  return problem(c, 500, 'internal-error', 'An unexpected error occurred; it has been logged.');
+  return problem(c, 'internal-error', 'An unexpected error occurred; it has been logged.');
 };
 
 export const onNotFound: NotFoundHandler<AppEnv> = (c) =>
-  problem(c, 404, 'route-not-found', `No route for ${c.req.method} ${c.req.path}`);
+  problem(c, 'route-not-found', `No route for ${c.req.method} ${c.req.path}`);

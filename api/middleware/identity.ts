@@ -14,7 +14,7 @@ const seenDirectory = new Map<string, string>();
 
 function readHeader(c: { req: { header(n: string): string | undefined } }, name: string, pattern: RegExp) {
   const value = optionalHeader(c, name, pattern);
-  if (value === undefined) throw new AppError('missing-header', 400, `Header ${name} is required`, { header: name });
+  if (value === undefined) throw new AppError('missing-header', `Header ${name} is required`, { header: name });
   return value;
 }
 
@@ -22,7 +22,7 @@ function optionalHeader(c: { req: { header(n: string): string | undefined } }, n
   const value = c.req.header(name);
   if (value === undefined || value === '') return undefined;
   if (!pattern.test(value)) {
-    throw new AppError('malformed-header', 400, `Header ${name} is malformed`, { header: name });
+    throw new AppError('malformed-header', `Header ${name} is malformed`, { header: name });
   }
   return value;
 }
@@ -57,7 +57,7 @@ export const tenantIdentity = accepts(createMiddleware<AppEnv>(async (c, next) =
     facts = await loadCallerSnapshot(db, tenantId, userId, settings['access.operator-groups']);
     accessCache?.set(tenantId, userId, facts);
   }
-  if (!facts.tenantExists) throw new AppError('tenant-not-found', 404, 'Tenant was not found');
+  if (!facts.tenantExists) throw new AppError('tenant-not-found', 'Tenant was not found');
   if (!facts.isMember && !facts.isOperator) {
     throw forbidden('not-a-member', 'Caller is not a member of this tenant');
   }
@@ -78,7 +78,7 @@ export const memberOnly = createMiddleware<AppEnv>(async (c, next) => {
  */
 export const pathTenant = createMiddleware<AppEnv>(async (c, next) => {
   const t = c.req.param('t');
-  if (t !== c.get('caller').tenantId) throw new AppError('tenant-not-found', 404, 'Tenant was not found');
+  if (t !== c.get('caller').tenantId) throw new AppError('tenant-not-found', 'Tenant was not found');
   await next();
 });
 

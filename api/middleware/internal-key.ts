@@ -22,11 +22,11 @@ export function sameSecret(given: string, expected: string): boolean {
 export const internalKey = accepts(createMiddleware<AppEnv>(async (c, next) => {
   const expected = c.get('deps').settings['internal.key'];
   if (expected === undefined || expected.trim() === '') {
-    throw new AppError('internal-api-disabled', 403, 'Internal routes are disabled: no internal key is configured');
+    throw new AppError('internal-api-disabled', 'Internal routes are disabled: no internal key is configured');
   }
   const given = c.req.header('X-Internal-Key');
   if (given === undefined || given === '' || !sameSecret(given, expected)) {
-    throw new AppError('internal-key-invalid', 401, 'Header X-Internal-Key is missing or wrong');
+    throw new AppError('internal-key-invalid', 'Header X-Internal-Key is missing or wrong');
   }
   await next();
 }), ['InternalKey']);

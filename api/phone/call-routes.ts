@@ -16,7 +16,7 @@ const tags = ['Phone: calls'];
 const PLACEMENT_RULES =
   'Defaults (assistant, number) come from PhoneSettings. Caller mistakes are answered before anything is saved: ' +
   '400 `validation-failed` / `invalid-customer-number` (not E.164), 422 `assistant-unresolved`, `phone-number-unresolved`, ' +
-  '`phone-number-not-found` (another tenant\'s number), `provider-key-missing`. Otherwise the call is saved QUEUED with its ' +
+  '`unknown-phone-number` (another tenant\'s number), `provider-key-missing`. Otherwise the call is saved QUEUED with its ' +
   'process outbox row and the provider is asked: the answer is 201 with the call RINGING, or FAILED with `errorMessage` ' +
   'when the provider refused or failed (never an error status).';
 
@@ -137,7 +137,7 @@ export function callRoutes() {
     async (c) => {
       const headers = c.req.valid('header');
       const tenantId = headers['x-tenant-id'];
-      if (!(await tenantExists(c.get('deps').db, tenantId))) throw new AppError('tenant-not-found', 404, 'Tenant was not found');
+      if (!(await tenantExists(c.get('deps').db, tenantId))) throw new AppError('tenant-not-found', 'Tenant was not found');
       const { call, created } = await placeOutboundCall(placementDeps(c), {
         tenantId,
         initiatedBy: headers['x-user-id'] ?? 'system',

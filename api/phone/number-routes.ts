@@ -56,7 +56,7 @@ export function numberRoutes() {
         c.get('log').info({ phoneNumberId: row.id, providerNumberId: row.providerNumberId, provider: row.provider }, 'phone number registered');
         return c.json(numberView(row), 201);
       } catch (err) {
-        if (isUniqueViolation(err)) throw new AppError('phone-number-exists', 409, 'This provider number is registered already');
+        if (isUniqueViolation(err)) throw new AppError('phone-number-exists', 'This provider number is registered already');
         throw err;
       }
     },

@@ -56,7 +56,7 @@ export function settingsRoutes() {
       description:
         'An omitted default is cleared. With `version` the write lands only on that version (409 `phone-settings-conflict`; ' +
         'version 0 means "no settings yet"). ' +
-        "422 `phone-number-not-found` when the number is another tenant's.",
+        "422 `unknown-phone-number` when the number is another tenant's.",
       middleware: writer,
       request: { body: jsonBody(PhoneSettingsBody) },
       responses: { 200: jsonContent(PhoneSettings), ...problemResponses(400, 403, 404, 409, 422) },

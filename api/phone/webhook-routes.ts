@@ -83,7 +83,7 @@ export function webhookRoutes() {
       const verdict = checkVoiceSecret(deps.settings, c.req.header('x-voice-secret'));
       if (verdict === 'reject') {
         log.warn('webhook refused: X-Voice-Secret missing or wrong');
-        throw new AppError('webhook-secret-invalid', 401, 'Header X-Voice-Secret is missing or wrong');
+        throw new AppError('webhook-secret-invalid', 'Header X-Voice-Secret is missing or wrong');
       }
       if (verdict === 'allowed-unset') {
         warn(log, 'unset', 'phone.webhook-secret is not set: provider webhooks are accepted unauthenticated');
@@ -91,7 +91,7 @@ export function webhookRoutes() {
         warn(log, 'missing', 'webhook without X-Voice-Secret accepted (phone.webhook-require-secret is off)');
       }
       if (Number(c.req.header('content-length') ?? 0) > MAX_BODY_BYTES) {
-        throw new AppError('payload-too-large', 413, `Webhook bodies are limited to ${MAX_BODY_BYTES} bytes`);
+        throw new AppError('payload-too-large', `Webhook bodies are limited to ${MAX_BODY_BYTES} bytes`);
       }
       let body = '';
       try {

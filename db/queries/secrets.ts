@@ -8,7 +8,7 @@ const aad = (tenantId: string, name: string) => `${tenantId}\u0000${name}`;
 
 function requireKey(masterKey: Buffer | undefined): Buffer {
   if (!masterKey) {
-    throw new AppError('secrets-unavailable', 503, 'Secret storage is not configured (SECRETS_MASTER_KEY is unset)');
+    throw new AppError('secrets-unavailable', 'Secret storage is not configured (SECRETS_MASTER_KEY is unset)');
   }
   return masterKey;
 }

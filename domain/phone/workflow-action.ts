@@ -7,8 +7,11 @@ type JsonMap = Record<string, unknown>;
 
 export const PHONE_ACTION_CAPABILITY = 'phone';
 export const PHONE_ACTION_NODE_TYPES = ['phone', 'call'] as const;
-/** Business failures of the action, raised to the calling workflow without retries. */
-export const PHONE_ACTION_FAILURE_TYPES = ['PhoneActionInvalid', 'PhoneCallRejected'] as const;
+/**
+ * Business failures of the action, raised to the calling workflow without retries. The
+ * operation's own 4xx refusals arrive typed with their error code (activities/failures.ts).
+ */
+export const PHONE_ACTION_FAILURE_TYPES = ['PhoneActionInvalid'] as const;
 
 export interface PhoneActionNode {
   /** `phone`; optional because a node registered under the capability may omit it. */

@@ -26,11 +26,11 @@ export async function submitAccessRequest(
   const code = input.capabilityCode;
   const capability = await getCapability(db, code);
   if (!capability || capability.status === 'RETIRED') {
-    throw new AppError('capability-unknown', 422, `Capability ${code} is not in the catalog`);
+    throw new AppError('capability-unknown', `Capability ${code} is not in the catalog`);
   }
   const subscription = await getSubscription(db, tenantId, code);
   if (subscription?.status !== 'ACTIVE') {
-    throw new AppError('capability-not-subscribed', 422, `Tenant is not subscribed to ${code}`);
+    throw new AppError('requested-capability-not-subscribed', `Tenant is not subscribed to ${code}`);
   }
   const grant = await getGrant(db, tenantId, userId, code);
   if (grant && levelCovers(grant.level, input.requestedLevel)) {

@@ -47,7 +47,7 @@ export interface PlacementResult {
 export async function refuseForeignNumber(db: DbOrTx, tenantId: string, providerNumberId: string) {
   const registered = await findPhoneNumberByProviderId(db, providerNumberId);
   if (registered && registered.tenantId !== tenantId) {
-    throw new AppError('phone-number-not-found', 422, 'The phone number was not found');
+    throw new AppError('unknown-phone-number', 'The phone number was not found');
   }
 }
 
@@ -75,11 +75,11 @@ export async function placeOutboundCall(deps: PlacementDeps, req: PlacementReque
   assertSubscribed({ subscriptions: { [PHONE_CAPABILITY]: subscription?.status } }, PHONE_CAPABILITY);
   const assistantId = req.assistantId ?? defaults?.defaultAssistantId ?? null;
   if (!assistantId) {
-    throw new AppError('assistant-unresolved', 422, 'No assistantId given and the tenant has no default assistant');
+    throw new AppError('assistant-unresolved', 'No assistantId given and the tenant has no default assistant');
   }
   const phoneNumberId = req.phoneNumberId ?? defaults?.defaultPhoneNumberId ?? null;
   if (!phoneNumberId) {
-    throw new AppError('phone-number-unresolved', 422, 'No phoneNumberId given and the tenant has no default number');
+    throw new AppError('phone-number-unresolved', 'No phoneNumberId given and the tenant has no default number');
   }
   await refuseForeignNumber(db, req.tenantId, phoneNumberId);
   const key = await resolveProviderKey(db, settings, req.tenantId);

@@ -22,7 +22,7 @@ export async function resolveProviderKey(db: DbOrTx, settings: ProviderSettings,
   } catch (err) {
     if (err instanceof AppError) throw err;
     // A sealed value that does not open (master key rotated, row tampered): say so, without internals.
-    throw new AppError('provider-key-unreadable', 503, 'The stored provider key cannot be opened; connect it again');
+    throw new AppError('provider-key-unreadable', 'The stored provider key cannot be opened; connect it again');
   }
   if (own) return { apiKey: own, source: 'tenant' as const };
   const fallback = settings['phone.provider-api-key'];
@@ -38,7 +38,6 @@ export async function providerKeySource(db: DbOrTx, settings: ProviderSettings, 
 export const missingProviderKey = () =>
   new AppError(
     'provider-key-missing',
-    422,
     'No provider API key: connect one with POST /api/phone-settings/api-key (no global fallback is configured)',
   );
 
@@ -66,14 +65,14 @@ export async function providerClientFor(db: DbOrTx, settings: ProviderSettings, 
 export function mapProviderError(err: VapiError): AppError {
   const detail = err.message;
   const extra = { providerStatus: err.status ?? null, providerErrorKind: err.kind };
-  if (err.kind === 'timeout') return new AppError('provider-timeout', 504, detail, extra);
-  if (err.kind === 'network') return new AppError('provider-unreachable', 502, detail, extra);
-  if (err.kind === 'invalid-response') return new AppError('provider-invalid-response', 502, detail, extra);
+  if (err.kind === 'timeout') return new AppError('provider-timeout', detail, extra);
+  if (err.kind === 'network') return new AppError('provider-unreachable', detail, extra);
+  if (err.kind === 'invalid-response') return new AppError('provider-invalid-response', detail, extra);
   const status = err.status ?? 502;
-  if (status === 401 || status === 403) return new AppError('provider-key-rejected', 422, detail, extra);
-  if (status === 429) return new AppError('provider-rate-limited', 503, detail, extra);
-  if (status >= 500) return new AppError('provider-error', 502, detail, extra);
-  return new AppError('provider-rejected', 422, detail, extra);
+  if (status === 401 || status === 403) return new AppError('provider-key-rejected', detail, extra);
+  if (status === 429) return new AppError('provider-rate-limited', detail, extra);
+  if (status >= 500) return new AppError('provider-error', detail, extra);
+  return new AppError('provider-rejected', detail, extra);
 }
 
 export { VapiError };

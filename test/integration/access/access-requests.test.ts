@@ -24,10 +24,10 @@ describe('access request lifecycle', () => {
     });
   });
 
-  it('422 capability-unknown for an unknown capability and capability-not-subscribed when unsubscribed', async () => {
+  it('422 capability-unknown for an unknown capability and requested-capability-not-subscribed when unsubscribed', async () => {
     const t = await seedTenant(ctx, { members: ['req'] });
     expectProblem(await request(t, 'req', { capabilityCode: 'NOPE', requestedLevel: 'read' }), 422, 'capability-unknown');
-    expectProblem(await request(t, 'req', { capabilityCode: 'PHONE', requestedLevel: 'read' }), 422, 'capability-not-subscribed');
+    expectProblem(await request(t, 'req', { capabilityCode: 'PHONE', requestedLevel: 'read' }), 422, 'requested-capability-not-subscribed');
   });
 
   it('409 request-already-open for a second open request, 409 already-granted when the level is held', async () => {

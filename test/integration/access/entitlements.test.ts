@@ -64,7 +64,7 @@ describe('subscriptions and grants', () => {
   it('setting a grant for a non-member answers 422, for an unknown capability 404, for a bad level 400', async () => {
     const t = await seedTenant(ctx, { subscribe: ['PHONE'] });
     const api = client(ctx);
-    expectProblem(await api.put(`/api/tenants/${t.id}/users/ghost/capabilities/PHONE`, t.asOwner, { level: 'read' }), 422, 'not-a-member');
+    expectProblem(await api.put(`/api/tenants/${t.id}/users/ghost/capabilities/PHONE`, t.asOwner, { level: 'read' }), 422, 'user-not-a-member');
     expectProblem(await api.put(`/api/tenants/${t.id}/users/${t.owner}/capabilities/NOPE`, t.asOwner, { level: 'read' }), 404, 'capability-not-found');
     expectProblem(await api.put(`/api/tenants/${t.id}/users/${t.owner}/capabilities/PHONE`, t.asOwner, { level: 'admin' }), 400, 'validation-failed');
   });

@@ -186,7 +186,7 @@ describe('invitations and candidate groups', () => {
     expectProblem(await api.post(`/api/tenants/${t.id}/candidate-groups`, t.asOwner, { name: 'approvers' }), 409, 'group-exists');
     expectProblem(await api.post(`/api/tenants/${t.id}/candidate-groups`, t.asOwner, { name: 'Bad Name' }), 400, 'validation-failed');
     expect((await api.put(`/api/tenants/${t.id}/candidate-groups/approvers/members/m1`, t.asOwner)).status).toBe(204);
-    expectProblem(await api.put(`/api/tenants/${t.id}/candidate-groups/approvers/members/ghost`, t.asOwner), 422, 'not-a-member');
+    expectProblem(await api.put(`/api/tenants/${t.id}/candidate-groups/approvers/members/ghost`, t.asOwner), 422, 'user-not-a-member');
     const groups = await api.get(`/api/tenants/${t.id}/candidate-groups`, t.asOwner);
     expect(groups.json).toEqual([expect.objectContaining({ id: 'approvers', memberCount: 1 })]);
     const members = await api.get(`/api/tenants/${t.id}/candidate-groups/approvers/members`, t.asOwner);

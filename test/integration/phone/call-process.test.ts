@@ -192,7 +192,7 @@ describe('phoneCall process on the real Temporal server', () => {
     it.each([
       ['an unresolved placeholder', { ...node, inputs: { to: '${nobody}' } }, 'PhoneActionInvalid', 'unresolved placeholder ${nobody}'],
       ['an unknown node type', { ...node, type: 'sms' }, 'PhoneActionInvalid', 'not a phone action'],
-      ['a number that is not E.164', { ...node, inputs: { to: '555-0100' } }, 'PhoneCallRejected', 'invalid-customer-number'],
+      ['a number that is not E.164', { ...node, inputs: { to: '555-0100' } }, 'invalid-customer-number', 'E.164'],
     ])('%s fails the caller with a non-retryable %s, saving nothing', async (_what, badNode, type, message) => {
       const before = (await ctx.db.sql`select count(*)::int as n from phone_calls`)[0]!.n;
       const failure = await run({ tenantId: t.id, node: badNode, variables }).catch((e: unknown) => e);

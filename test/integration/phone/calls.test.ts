@@ -89,10 +89,10 @@ describe('phone calls: placement, reading and listing', () => {
     expect(ctx.standIn.requests.length).toBe(asked);
   });
 
-  it("another tenant's registered number is refused as unknown (422 phone-number-not-found)", async () => {
+  it("another tenant's registered number is refused as unknown (422 unknown-phone-number)", async () => {
     const other = await seedPhoneTenant(ctx);
     const r = await api.post('/api/phone-calls', other.writer, { customerNumber: CUSTOMER, assistantId: 'a', phoneNumberId: numberId });
-    expectProblem(r, 422, 'phone-number-not-found');
+    expectProblem(r, 422, 'unknown-phone-number');
   });
 
   it('provider failure never throws: 201 with the call FAILED and errorMessage naming the provider error', async () => {

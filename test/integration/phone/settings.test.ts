@@ -45,10 +45,10 @@ describe('phone settings: defaults and the write-only provider key', () => {
     expect((await api.put('/api/phone-settings', fresh.writer, { defaultAssistantId: 'a', version: 0 })).json.version).toBe(1);
   });
 
-  it("PUT refuses another tenant's number as default (422 phone-number-not-found); unknown fields are 400", async () => {
+  it("PUT refuses another tenant's number as default (422 unknown-phone-number); unknown fields are 400", async () => {
     const owner = await seedPhoneTenant(ctx);
     const n = await provisionNumber(ctx, owner.writer);
-    expectProblem(await api.put('/api/phone-settings', t.writer, { defaultPhoneNumberId: n.providerNumberId }), 422, 'phone-number-not-found');
+    expectProblem(await api.put('/api/phone-settings', t.writer, { defaultPhoneNumberId: n.providerNumberId }), 422, 'unknown-phone-number');
     expectProblem(await api.put('/api/phone-settings', t.writer, { hasApiKey: true }), 400, 'validation-failed');
   });
 

@@ -33,7 +33,7 @@ describe('access rules', () => {
   });
 
   it('refuses non-members and API clients where a person is required', () => {
-    expect(codeOf(() => requireMember(null, 'u1'))).toBe('422 not-a-member');
+    expect(codeOf(() => requireMember(null, 'u1'))).toBe('422 user-not-a-member');
     expect(codeOf(() => requireMember({ role: 'member' }, 'u1'))).toBe('allowed');
     expect(codeOf(() => refuseApiClient({ role: 'api-client' }))).toBe('422 api-client-role-fixed');
     expect(codeOf(() => refuseApiClient({ role: 'member' }))).toBe('allowed');
