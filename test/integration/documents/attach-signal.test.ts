@@ -80,6 +80,11 @@ describe('documentAttachedSignal on finalize of a task-scoped document', () => {
     const processRef = uniqueId('sig-outbox');
     await ctx.db.db.transaction((tx) => enqueueStart(tx, AttachmentListenerProcess, { tenantId: t.id, processRef, waitMs: 20_000 }));
     const handle = temporal.workflow.getHandle(workflowIdFor('FORMS', t.id, processRef));
+    // The running dispatcher starts it; its result is asked for once it exists.
+    for (let i = 0; !(await handle.describe().then(() => true, () => false)); i++) {
+      if (i > 200) throw new Error('the outbox start never happened');
+      await new Promise((r) => setTimeout(r, 50));
+    }
     const res = await upload(processRef, { taskId: 'task-8' });
     expect((await handle.result()).map((d: DocumentAttached) => d.docId)).toEqual([res.json.id]);
   });
