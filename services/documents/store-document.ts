@@ -86,7 +86,7 @@ async function storeBytes(
     body.resume();
   });
   body.pipe(counter);
-  let versionId: string;
+  let versionId: string | undefined;
   const release = await deps.uploadSlots.acquire();
   try {
     ({ versionId } = await deps.store.upload(key, counter, contentType, knownMinBytes));
@@ -94,6 +94,7 @@ async function storeBytes(
   } catch (err) {
     body.resume();
     await discard(deps, caller, auth);
+    if (versionId !== undefined) throw err; // the bytes were in: the envelope's own failure
     if (err instanceof SizeLimitExceeded || counter.bytesSeen > deps.maxBytes) throw documentTooLarge(deps.maxBytes);
     const explained = await envelope?.explain(err);
     if (explained) throw explained;
@@ -102,7 +103,7 @@ async function storeBytes(
   } finally {
     release();
   }
-  return { versionId, ...counter.result() };
+  return { versionId: versionId!, ...counter.result() };
 }
 
 /** Scan and retention of the stored version, as the finalize that records them. */
