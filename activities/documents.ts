@@ -1,9 +1,12 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { findExpiredDocuments, getDocument, markExpiredDocumentsDeleted, updateDocument } from '../db/queries/documents';
+import { retentionPlanFor } from '../domain/documents/retention';
 import { settledColumns } from '../domain/documents/settled-columns';
-import { announceAttachment } from '../integrations/docstore/attach-signal';
-import { physicalKey } from '../integrations/docstore/object-store';
-import { createObjectStore, createScanner, retentionPlanFor, settleStoredObject } from '../integrations/docstore/settle';
+import { physicalKey } from '../domain/documents/storage-key';
+import { createObjectStore } from '../integrations/docstore/object-store';
+import { createScanner } from '../integrations/docstore/scanner';
+import { announceAttachment } from '../services/documents/attach-signal';
+import { settleStoredObject } from '../services/documents/settle';
 import type { ActivityDeps } from './deps';
 
 export interface ScanPendingInput {

@@ -1,5 +1,4 @@
 import type { S3Client } from '@aws-sdk/client-s3';
-import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import type { AccessCache } from './access-cache';
 import type { Db } from '../db/client';
@@ -14,7 +13,6 @@ export interface AppDeps {
   db: Db;
   settings: Settings;
   logger: Logger;
-  temporal?: Client;
   s3?: S3Client;
   readiness: Record<string, ReadinessCheck>;
   clock?: () => Date;

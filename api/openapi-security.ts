@@ -17,6 +17,12 @@ export const SECURITY_SCHEMES = {
   },
   InternalKey: { type: 'apiKey', in: 'header', name: 'X-Internal-Key', description: 'Shared secret of platform services (setting `internal.key`).' },
   VoiceSecret: { type: 'apiKey', in: 'header', name: 'X-Voice-Secret', description: 'Shared secret of the voice provider (setting `phone.webhook-secret`).' },
+  DocumentPrincipal: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Document-Principal',
+    description: 'The service principal (workflow, embed token holder, signer) a platform service acts for on the document registry: base64url JSON; with X-Internal-Key.',
+  },
 } as const;
 
 export type SchemeName = keyof typeof SECURITY_SCHEMES;

@@ -49,6 +49,7 @@ export const errorCodes = {
   'capability-write-required': { status: 403, meaning: 'A write needs a `read-write` grant; the caller holds `read`.' },
   'internal-api-disabled': { status: 403, meaning: 'Internal routes are off: the `internal.key` setting is blank.' },
   'document-context-required': { status: 403, meaning: 'A SIGNATURES or EMAIL document needs a started process for its `processRef`.' },
+  'document-out-of-scope': { status: 403, meaning: 'A service principal (embed token holder, signer) asked for a document outside its processRef, kind or own uploads.' },
 
   'route-not-found': { status: 404, meaning: 'No route for this method and path.' },
   'tenant-not-found': { status: 404, meaning: 'The tenant does not exist, or `{t}` is not the `X-Tenant-Id` tenant.' },

@@ -14,7 +14,6 @@ export async function startApiNode(settings: Settings, runtime: Runtime, logger:
       db: runtime.database.db,
       settings,
       logger,
-      temporal: runtime.temporal,
       s3: runtime.s3,
       readiness: runtime.readiness,
       accessCache: access.cache,

@@ -1,6 +1,7 @@
 // RegistryClient over HTTP: the registry's /api/internal/documents routes on another node.
 // Registry problems (4xx) are re-raised with the same status and code, so the proxy answers
-// exactly what an in-process registry would; transport failures and 5xx become 503.
+// exactly what an in-process registry would; transport failures and 5xx become 503. It stays in
+// api/ with the wire schemas and the storage ticket it shares with the internal routes.
 import type { z } from '@hono/zod-openapi';
 import { isErrorCode } from '../../domain/error-codes';
 import { AppError } from '../../domain/errors';
@@ -16,7 +17,8 @@ import type {
   RegistryClient,
   Removal,
   Resolution,
-} from './registry-client';
+} from '../../services/documents/registry-client';
+import { encodePrincipal, PRINCIPAL_HEADER } from './registry-identity';
 import {
   AuthorizeResponse,
   DocumentPage,
@@ -53,9 +55,10 @@ export class HttpRegistryClient implements RegistryClient {
     const h: Record<string, string> = {
       'X-Internal-Key': this.o.internalKey,
       'X-Tenant-Id': caller.tenantId,
-      'X-User-Id': caller.userId,
       ...headers,
     };
+    if (caller.kind === 'user') h['X-User-Id'] = caller.userId;
+    else h[PRINCIPAL_HEADER] = encodePrincipal(caller);
     if (caller.requestId) h['X-Request-Id'] = caller.requestId;
     if (body !== undefined) h['Content-Type'] = 'application/json';
     let res: Response;

@@ -1,14 +1,15 @@
 // The registry (core) over HTTP: server-to-server only, never routed by the gateway.
-// X-Internal-Key authenticates the calling tier; X-Tenant-Id and X-User-Id name the user the
-// proxy acts for, and the registry's guard applies to that user exactly as in-process.
+// X-Internal-Key authenticates the calling tier; X-Tenant-Id with X-User-Id or
+// X-Document-Principal names whom it acts for (registry-identity.ts), and the registry's rules
+// apply to that caller exactly as in-process.
 import { createRoute, z } from '@hono/zod-openapi';
 import { internalKey } from '../middleware/internal-key';
-import { tenantIdentity, userIdentity } from '../middleware/identity';
 import { createRouter, jsonBody, jsonContent, problemResponses, uuidParam } from '../openapi';
 import type { AppEnv } from '../env';
 import type { Context } from 'hono';
-import { ifMatchVersion, listSelector, registryCaller } from './request-parts';
-import type { DocumentRegistry } from './registry-service';
+import type { DocumentRegistry } from '../../services/documents/document-registry';
+import { internalRegistryCaller, registryIdentity } from './registry-identity';
+import { ifMatchVersion, listSelector } from './request-parts';
 import {
   AuthorizeBody,
   AuthorizeResponse,
@@ -24,15 +25,15 @@ import {
 import { sealStorageKey } from './storage-ticket';
 
 const tags = ['Documents: registry (internal)'];
-const middleware = [internalKey, userIdentity, tenantIdentity];
+const middleware = [internalKey, registryIdentity];
 const docParams = z.object({ docId: uuidParam('docId') });
 const IfMatch = z.object({
   'if-match': z.string().optional().openapi({ description: 'Expected document version, e.g. "3"' }),
 });
 
-const seal = (c: Context<AppEnv>, docId: string, storageKey: string) =>
+const seal = (c: Context<AppEnv>, tenantId: string, docId: string, storageKey: string) =>
   // internalKey middleware has already refused a blank key.
-  sealStorageKey(c.get('deps').settings['internal.key']!, c.get('caller').tenantId, docId, storageKey);
+  sealStorageKey(c.get('deps').settings['internal.key']!, tenantId, docId, storageKey);
 
 export function documentRegistryRoutes(registry: DocumentRegistry) {
   const app = createRouter();
@@ -48,9 +49,10 @@ export function documentRegistryRoutes(registry: DocumentRegistry) {
       responses: { 201: jsonContent(AuthorizeResponse, 'Authorized'), ...problemResponses(400, 401, 403, 404, 409) },
     }),
     async (c) => {
-      const a = await registry.authorize(registryCaller(c), c.req.valid('json'));
+      const caller = internalRegistryCaller(c);
+      const a = await registry.authorize(caller, c.req.valid('json'));
       const { storageKey, ...rest } = a;
-      return c.json({ ...rest, storageTicket: seal(c, a.docId, storageKey) }, 201);
+      return c.json({ ...rest, storageTicket: seal(c, caller.tenantId, a.docId, storageKey) }, 201);
     },
   );
 
@@ -64,7 +66,7 @@ export function documentRegistryRoutes(registry: DocumentRegistry) {
       request: { params: docParams, body: jsonBody(FinalizeBody) },
       responses: { 200: jsonContent(DocumentView), ...problemResponses(400, 401, 403, 404, 409) },
     }),
-    async (c) => c.json(await registry.finalize(registryCaller(c), c.req.valid('param').docId, c.req.valid('json')), 200),
+    async (c) => c.json(await registry.finalize(internalRegistryCaller(c), c.req.valid('param').docId, c.req.valid('json')), 200),
   );
 
   app.openapi(
@@ -79,8 +81,9 @@ export function documentRegistryRoutes(registry: DocumentRegistry) {
     }),
     async (c) => {
       const docId = c.req.valid('param').docId;
-      const r = await registry.resolve(registryCaller(c), docId);
-      return c.json({ document: r.document, storageVersionId: r.storageVersionId, storageTicket: seal(c, docId, r.storageKey) }, 200);
+      const caller = internalRegistryCaller(c);
+      const r = await registry.resolve(caller, docId);
+      return c.json({ document: r.document, storageVersionId: r.storageVersionId, storageTicket: seal(c, caller.tenantId, docId, r.storageKey) }, 200);
     },
   );
 
@@ -94,7 +97,7 @@ export function documentRegistryRoutes(registry: DocumentRegistry) {
       request: { params: docParams },
       responses: { 200: jsonContent(DocumentView), ...problemResponses(400, 401, 403, 404) },
     }),
-    async (c) => c.json(await registry.get(registryCaller(c), c.req.valid('param').docId), 200),
+    async (c) => c.json(await registry.get(internalRegistryCaller(c), c.req.valid('param').docId), 200),
   );
 
   app.openapi(
@@ -109,7 +112,7 @@ export function documentRegistryRoutes(registry: DocumentRegistry) {
     }),
     async (c) => {
       const q = c.req.valid('query');
-      return c.json(await registry.list(registryCaller(c), { selector: listSelector(q), limit: q.limit, cursor: q.cursor }), 200);
+      return c.json(await registry.list(internalRegistryCaller(c), { selector: listSelector(q), limit: q.limit, cursor: q.cursor }), 200);
     },
   );
 
@@ -125,9 +128,10 @@ export function documentRegistryRoutes(registry: DocumentRegistry) {
     }),
     async (c) => {
       const docId = c.req.valid('param').docId;
-      const r = await registry.remove(registryCaller(c), docId, ifMatchVersion(c.req.header('If-Match')));
+      const caller = internalRegistryCaller(c);
+      const r = await registry.remove(caller, docId, ifMatchVersion(c.req.header('If-Match')));
       return c.json(
-        { document: r.document, storageVersionId: r.storageVersionId, hardDelete: r.hardDelete, storageTicket: seal(c, docId, r.storageKey) },
+        { document: r.document, storageVersionId: r.storageVersionId, hardDelete: r.hardDelete, storageTicket: seal(c, caller.tenantId, docId, r.storageKey) },
         200,
       );
     },
@@ -143,7 +147,7 @@ export function documentRegistryRoutes(registry: DocumentRegistry) {
       request: { body: jsonBody(ProcessStartedBody) },
       responses: { 200: jsonContent(ProcessStartedResponse), ...problemResponses(400, 401, 403, 404, 409) },
     }),
-    async (c) => c.json(await registry.processStarted(registryCaller(c), c.req.valid('json')), 200),
+    async (c) => c.json(await registry.processStarted(internalRegistryCaller(c), c.req.valid('json')), 200),
   );
 
   return app;

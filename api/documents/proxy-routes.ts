@@ -1,6 +1,7 @@
 // The proxy tier: what clients call. It asks the registry (RegistryClient) and moves bytes
 // between the client and S3; no response of it carries a storage key.
 import { createRoute, z } from '@hono/zod-openapi';
+import { removeDocument } from '../../services/documents/remove-document';
 import { tenantIdentity, userIdentity } from '../middleware/identity';
 import { createRouter, jsonBody, jsonContent, problemResponses, ProblemSchema, uuidParam } from '../openapi';
 import { securityOf } from '../openapi-security';
@@ -103,16 +104,8 @@ export function documentProxyRoutes(rt: DocumentsRuntime) {
       responses: { 200: jsonContent(DocumentView, 'Deleted; the view with status DELETED'), ...problemResponses(400, 403, 404, 409) },
     }),
     async (c) => {
-      const caller = registryCaller(c);
-      const docId = c.req.valid('param').docId;
-      const removal = await rt.registry.remove(caller, docId, ifMatchVersion(c.req.header('If-Match')));
-      try {
-        await rt.dropObject(caller.tenantId, removal);
-      } catch (err) {
-        // The registry row is DELETED already; storage lifecycle rules reclaim what is left.
-        c.get('log').warn({ docId, err: (err as Error).message }, 'dropping the object after a soft delete failed');
-      }
-      return c.json(removal.document, 200);
+      const expected = ifMatchVersion(c.req.header('If-Match'));
+      return c.json(await removeDocument(rt.removeDeps(c.get('log')), registryCaller(c), c.req.valid('param').docId, expected), 200);
     },
   );
 

@@ -2,12 +2,12 @@ import type { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { ListSelector } from '../../db/queries/documents';
 import { badRequest } from '../../domain/errors';
+import type { UserCaller } from '../../services/documents/registry-caller';
 import type { AppEnv } from '../env';
-import type { RegistryCaller } from './registry-client';
 import type { ListQuery } from './schemas';
 
-/** The identity middleware's caller, with the request id the registry forwards and logs. */
-export const registryCaller = (c: Context<AppEnv>): RegistryCaller => ({ ...c.get('caller'), requestId: c.get('requestId') });
+/** The identity middleware's user, with the request id the registry forwards and logs. */
+export const registryCaller = (c: Context<AppEnv>): UserCaller => ({ kind: 'user', ...c.get('caller'), requestId: c.get('requestId') });
 
 /** `If-Match: "3"` (or `3`, or `W/"3"`) → 3; absent → undefined; anything else is a 400. */
 export function ifMatchVersion(header: string | undefined): number | undefined {

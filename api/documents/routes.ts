@@ -1,8 +1,8 @@
+import { DocumentRegistry } from '../../services/documents/document-registry';
 import type { AppDeps } from '../deps';
 import { createRouter } from '../openapi';
 import { documentRegistryRoutes } from './internal-routes';
 import { documentProxyRoutes } from './proxy-routes';
-import { DocumentRegistry } from './registry-service';
 import { DocumentsRuntime } from './runtime';
 
 /** Both tiers of the documents capability: the registry's internal routes and the proxy. */

@@ -1,12 +1,14 @@
 import type { Logger } from 'pino';
 import { AppError } from '../../domain/errors';
-import { physicalKey, type DocumentObjectStore } from '../../integrations/docstore/object-store';
-import { createObjectStore, createScanner, type Scanner } from '../../integrations/docstore/settle';
+import { createObjectStore, type DocumentObjectStore } from '../../integrations/docstore/object-store';
+import { createScanner, type Scanner } from '../../integrations/docstore/scanner';
+import type { DocumentRegistry } from '../../services/documents/document-registry';
+import type { RegistryClient } from '../../services/documents/registry-client';
+import type { RemoveDocumentDeps } from '../../services/documents/remove-document';
+import type { StoreDocumentDeps } from '../../services/documents/store-document';
+import { UploadSlots } from '../../services/documents/upload-slots';
 import type { AppDeps } from '../deps';
 import { HttpRegistryClient } from './http-registry-client';
-import type { RegistryCaller, RegistryClient, Removal } from './registry-client';
-import { DocumentRegistry } from './registry-service';
-import { UploadSlots } from './upload-slots';
 
 /** What the proxy tier works with: one registry client, the object store and the scanner. */
 export class DocumentsRuntime {
@@ -15,6 +17,7 @@ export class DocumentsRuntime {
   readonly scanner: Scanner;
   readonly now: () => Date;
   readonly uploadSlots: UploadSlots;
+  private readonly settings: AppDeps['settings'];
 
   constructor(
     deps: AppDeps,
@@ -28,6 +31,7 @@ export class DocumentsRuntime {
     this.scanner = createScanner(settings);
     this.now = deps.clock ?? (() => new Date());
     this.uploadSlots = new UploadSlots(settings['docstore.upload-concurrency']);
+    this.settings = settings;
   }
 
   requireStore(): DocumentObjectStore {
@@ -35,20 +39,13 @@ export class DocumentsRuntime {
     return this.store;
   }
 
-  /** After a soft delete: a delete marker when retained (the locked version stays), every version when never retained. */
-  async dropObject(tenantId: string, removal: Removal): Promise<void> {
-    const store = this.requireStore();
-    const key = physicalKey(tenantId, removal.storageKey);
-    if (removal.hardDelete) await store.purge(key);
-    else await store.hide(key);
+  /** storeDocument's dependencies for one request (its logger carries the request id). */
+  storeDeps(store: DocumentObjectStore, log: Logger): StoreDocumentDeps {
+    const { registry, scanner, uploadSlots, now } = this;
+    return { registry, store, scanner, uploadSlots, maxBytes: this.settings['docstore.max-bytes'], now, log };
   }
 
-  /** After a failed upload: soft-delete the PENDING row and drop whatever reached storage (best effort). */
-  async discard(caller: RegistryCaller, docId: string, version: number, log: Logger): Promise<void> {
-    try {
-      await this.dropObject(caller.tenantId, await this.registry.remove(caller, docId, version));
-    } catch (err) {
-      log.warn({ docId, err: (err as Error).message }, 'could not discard a failed upload');
-    }
+  removeDeps(log: Logger): RemoveDocumentDeps {
+    return { registry: this.registry, store: this.store, log };
   }
 }

@@ -1,25 +1,20 @@
-// POST /api/documents: multipart → busboy → ByteCounter (SHA-256, size, cap) → S3 multipart
-// upload, its first part streamed when the Content-Length vouches for its length. Nothing is
-// buffered whole, nothing touches the disk. The metadata fields must come before the file
-// part: the registry's guard runs on them before a single byte is stored.
+// POST /api/documents: the multipart envelope. busboy parses the request; the fields must come
+// before the file part, whose stream goes to storeDocument (guard, byte cap and hash, S3, scan,
+// finalize) as it arrives. What is decided here is only about the envelope: its fields, a part
+// after the file, a body that ends before the length its Content-Length promised.
 import busboy from 'busboy';
 import type { Context } from 'hono';
 import { Readable } from 'node:stream';
-import { ByteCounter, SizeLimitExceeded } from '../../domain/documents/byte-counter';
 import { AppError, badRequest } from '../../domain/errors';
 import { HeadNotReached } from '../../integrations/docstore/head-split';
-import { physicalKey } from '../../integrations/docstore/object-store';
-import { settleStoredObject } from '../../integrations/docstore/settle';
+import { documentTooLarge, storeDocument, type BodyEnvelope } from '../../services/documents/store-document';
 import type { AppEnv } from '../env';
-import type { FinalizeInput } from './registry-client';
 import { registryCaller } from './request-parts';
 import type { DocumentsRuntime } from './runtime';
 import { MIME_TYPE, UploadFields } from './schemas';
 
 /** Room for boundaries, part headers and the metadata fields around a file at the cap. */
 const ENVELOPE_BYTES = 64 * 1024;
-
-const tooLarge = (max: number) => new AppError('document-too-large', `The upload exceeds the size cap of ${max} bytes`);
 
 export async function uploadDocument(c: Context<AppEnv>, rt: DocumentsRuntime): Promise<Response> {
   const settings = c.get('deps').settings;
@@ -30,7 +25,7 @@ export async function uploadDocument(c: Context<AppEnv>, rt: DocumentsRuntime): 
   }
   const declared = Number(c.req.header('content-length') ?? Number.NaN);
   // Cheap early refusal; the exact cap is enforced on the file stream either way.
-  if (Number.isFinite(declared) && declared > maxBytes + ENVELOPE_BYTES) throw tooLarge(maxBytes);
+  if (Number.isFinite(declared) && declared > maxBytes + ENVELOPE_BYTES) throw documentTooLarge(maxBytes);
   const store = rt.requireStore();
   const caller = registryCaller(c);
   const log = c.get('log');
@@ -88,6 +83,26 @@ export async function uploadDocument(c: Context<AppEnv>, rt: DocumentsRuntime): 
       if (!fileSeen) rejectHandled(err);
     },
   );
+  // After the file: a parse error or a late field, whichever the body showed, is the answer.
+  const envelope: BodyEnvelope = {
+    async complete() {
+      await parsed;
+      if (lateError) throw lateError;
+    },
+    async explain(err) {
+      if (err instanceof HeadNotReached) {
+        // The file ended before its promised length: what followed it names the error.
+        await parsed.catch(() => {});
+        return (
+          parseError ??
+          lateError ??
+          badRequest('multipart-trailing-data', `More than ${ENVELOPE_BYTES} bytes follow the file part; the file must be the last part`)
+        );
+      }
+      return parseError ?? lateError;
+    },
+  };
+
   source.on('error', (err) => parser.destroy(err));
   // Request bytes handed to the parser so far: when the file part starts, Content-Length minus
   // this (and the closing boundary) is a lower bound on the file's size, which lets the first
@@ -97,7 +112,6 @@ export async function uploadDocument(c: Context<AppEnv>, rt: DocumentsRuntime): 
   source.pipe(parser);
 
   async function storeFile(name: string, file: Readable, info: busboy.FileInfo, knownMinBytes: number): Promise<Response> {
-    const drain = () => file.resume();
     try {
       if (name !== 'file') throw badRequest('file-part-name', 'The file part must be named "file"');
       if (lateError) throw lateError;
@@ -108,59 +122,18 @@ export async function uploadDocument(c: Context<AppEnv>, rt: DocumentsRuntime): 
       }
       if (!info.filename) throw badRequest('filename-required', 'The file part needs a filename');
       const type = MIME_TYPE.test(info.mimeType) ? info.mimeType : 'application/octet-stream';
-      // Layer 2 and 3 of the guard: no byte is stored before this answers.
-      const auth = await rt.registry.authorize(caller, { ...meta.data, filename: info.filename, contentType: type });
-      const key = physicalKey(caller.tenantId, auth.storageKey);
-      const counter = new ByteCounter({ maxBytes });
-      file.on('error', (err) => counter.destroy(err));
-      counter.on('error', () => {
-        file.unpipe(counter);
-        drain();
+      const view = await storeDocument(rt.storeDeps(store, log), caller, {
+        ...meta.data,
+        filename: info.filename,
+        contentType: type,
+        body: file,
+        knownMinBytes,
+        envelope,
       });
-      file.pipe(counter);
-      let versionId: string;
-      const release = await rt.uploadSlots.acquire();
-      try {
-        ({ versionId } = await store.upload(key, counter, type, knownMinBytes));
-        await parsed;
-        if (lateError) throw lateError;
-      } catch (err) {
-        drain();
-        await rt.discard(caller, auth.docId, auth.version, log);
-        if (err instanceof SizeLimitExceeded || counter.bytesSeen > maxBytes) throw tooLarge(maxBytes);
-        if (err instanceof HeadNotReached) {
-          // The file ended before its promised length: what followed it names the error.
-          await parsed.catch(() => {});
-          throw (
-            parseError ??
-            lateError ??
-            badRequest('multipart-trailing-data', `More than ${ENVELOPE_BYTES} bytes follow the file part; the file must be the last part`)
-          );
-        }
-        if (parseError) throw parseError;
-        if (lateError) throw lateError;
-        log.warn({ docId: auth.docId, err: (err as Error).message }, 'upload to storage failed');
-        throw new AppError('storage-unavailable', 'Object storage did not accept the upload');
-      } finally {
-        release();
-      }
-      const { sizeBytes, sha256 } = counter.result();
-      const finalize: FinalizeInput = { version: auth.version, sizeBytes, sha256, storageVersionId: versionId, scan: 'ERROR' };
-      try {
-        const outcome = await settleStoredObject(store, rt.scanner, key, versionId, auth.retention, rt.now);
-        if (outcome.scan === 'INFECTED') Object.assign(finalize, { scan: 'INFECTED', signature: outcome.signature });
-        else {
-          const r = outcome.retention;
-          Object.assign(finalize, { scan: outcome.scan, retention: r ? { mode: r.mode, retainUntil: r.retainUntil.toISOString() } : null });
-        }
-      } catch (err) {
-        // Fail closed: never READY unscanned or unretained; documentScan finishes it later.
-        log.warn({ docId: auth.docId, err: (err as Error).message }, 'scan or retention failed; document stays PENDING');
-      }
-      const view = await rt.registry.finalize(caller, auth.docId, finalize);
       return c.json(view, 201, { Location: `/api/documents/${view.id}` });
     } catch (err) {
-      drain();
+      // Let busboy read on to the end, so the answer is not held up by an unread body.
+      file.resume();
       throw err;
     }
   }

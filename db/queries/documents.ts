@@ -44,21 +44,27 @@ export type ListSelector =
   | { taskId: string }
   | { capability: string; ownerEntityId: string };
 
-/** One page in (createdAt, id) order after the cursor, only the given capabilities, never DELETED rows. */
-export async function listDocuments(
-  db: DbOrTx,
-  tenantId: string,
-  selector: ListSelector,
-  capabilities: readonly string[],
-  after: { createdAt: Date; id: string } | null,
-  limit: number,
-): Promise<DocumentRow[]> {
-  if (capabilities.length === 0) return [];
+export interface ListDocumentsParams {
+  tenantId: string;
+  selector: ListSelector;
+  /** Only rows of these capabilities (none: an empty page). */
+  capabilities: readonly string[];
+  /** Only rows of these kinds, when given. */
+  kinds?: readonly string[];
+  after: { createdAt: Date; id: string } | null;
+  limit: number;
+}
+
+/** One page in (createdAt, id) order after the cursor, only the given capabilities (and kinds), never DELETED rows. */
+export async function listDocuments(db: DbOrTx, params: ListDocumentsParams): Promise<DocumentRow[]> {
+  const { tenantId, selector, capabilities, kinds, after, limit } = params;
+  if (capabilities.length === 0 || kinds?.length === 0) return [];
   const where: SQL[] = [
     eq(documents.tenantId, tenantId),
     ne(documents.status, 'DELETED'),
     inArray(documents.capability, capabilities as DocumentRow['capability'][]),
   ];
+  if (kinds) where.push(inArray(documents.kind, kinds as DocumentRow['kind'][]));
   if ('processRef' in selector) where.push(eq(documents.processRef, selector.processRef));
   else if ('taskId' in selector) where.push(eq(documents.taskId, selector.taskId));
   else {

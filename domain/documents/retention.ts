@@ -1,5 +1,6 @@
 // Object-lock retention per capability (spec Limits: COMPLIANCE for SIGNATURES, GOVERNANCE
 // otherwise). Horizons are settings; 0 days means the capability's documents are not retained.
+import type { Settings } from '../settings';
 
 export type RetentionMode = 'GOVERNANCE' | 'COMPLIANCE';
 
@@ -21,6 +22,15 @@ export function retentionPlan(capability: string, days: RetentionDays): Retentio
   const d = days[capability] ?? 0;
   if (!Number.isInteger(d) || d <= 0) return null;
   return { mode: retentionModeFor(capability), days: d };
+}
+
+/** The plan of a capability's documents under these settings (null: not retained). */
+export function retentionPlanFor(settings: Settings, capability: string): RetentionPlan | null {
+  return retentionPlan(capability, {
+    FORMS: settings['docstore.retention-days.forms'],
+    SIGNATURES: settings['docstore.retention-days.signatures'],
+    EMAIL: settings['docstore.retention-days.email'],
+  });
 }
 
 /** now + days, to the whole second (S3 retain-until dates carry no milliseconds). */

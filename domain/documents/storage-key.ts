@@ -50,13 +50,34 @@ export interface ObjectKeyInput {
   filename: string;
 }
 
-/** `{tenantId}/{processRef}/{docId}-{slug}`, every segment validated first. */
-export function buildObjectKey(input: ObjectKeyInput): string {
+export interface ObjectKeys {
+  /** `{processRef}/{docId}-{slug}`: what the registry row keeps (spec: tenant-relative). */
+  storageKey: string;
+  /** `{tenantId}/{storageKey}`: where the bytes live in the bucket. */
+  physicalKey: string;
+}
+
+/** Both keys of a new document, every segment validated first. */
+export function objectKeys(input: ObjectKeyInput): ObjectKeys {
   const tenantId = validateKeySegment('tenantId', input.tenantId);
   const processRef = validateKeySegment('processRef', input.processRef);
   const docId = validateKeySegment('docId', input.docId);
   const filename = validateFilename(input.filename);
-  return `${tenantId}/${processRef}/${docId}-${slugFilename(filename)}`;
+  const storageKey = `${processRef}/${docId}-${slugFilename(filename)}`;
+  return { storageKey, physicalKey: `${tenantId}/${storageKey}` };
+}
+
+/**
+ * The bucket key of a stored tenant-relative key. The tenant prefix comes from the caller's own
+ * tenant, never from the row or from input, so a key cannot leave its tenant's prefix.
+ */
+export function physicalKey(tenantId: string, storageKey: string): string {
+  return `${validateKeySegment('tenantId', tenantId)}/${storageKey}`;
+}
+
+/** `{tenantId}/{processRef}/{docId}-{slug}`: the physical key of `objectKeys`. */
+export function buildObjectKey(input: ObjectKeyInput): string {
+  return objectKeys(input).physicalKey;
 }
 
 function checkText(field: string, value: unknown, maxBytes: number): string {

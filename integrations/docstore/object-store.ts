@@ -1,6 +1,6 @@
 // The documents' bytes in S3: streamed multipart upload, version-pinned reads, object-lock
 // retention on one version, and the two delete flavours. Keys given to this module are
-// PHYSICAL (`{tenantId}/{tenant-relative key}`); it never builds them from client input.
+// PHYSICAL (`physicalKey` of domain/documents/storage-key.ts); it never builds them.
 import {
   DeleteObjectCommand,
   DeleteObjectsCommand,
@@ -13,6 +13,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { Readable } from 'node:stream';
 import { s3RangeHeader } from '../../domain/documents/range';
 import type { RetentionMode } from '../../domain/documents/retention';
+import type { Settings } from '../../domain/settings';
 import { MAX_PART_BYTES, MIN_STREAMED_HEAD_BYTES, streamedUpload } from './streamed-upload';
 
 /** 5 MiB is S3's smallest part; two in flight keep 8 parallel 25 MiB uploads well inside the memory goal. */
@@ -34,7 +35,10 @@ export interface ObjectRead {
   body: Readable;
 }
 
-export const physicalKey = (tenantId: string, storageKey: string) => `${tenantId}/${storageKey}`;
+/** The documents' object store under these settings; none without an S3 client. */
+export function createObjectStore(settings: Settings, s3: S3Client | undefined): DocumentObjectStore | undefined {
+  return s3 ? new DocumentObjectStore({ s3, bucket: settings['s3.bucket'], sse: settings['docstore.sse'] }) : undefined;
+}
 
 export class DocumentObjectStore {
   constructor(readonly o: ObjectStoreOptions) {}

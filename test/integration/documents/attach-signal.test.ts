@@ -21,7 +21,7 @@ const s3 = testS3Client();
 const temporal = new Client({ connection: Connection.lazy({ address: servers().temporalAddress }) });
 
 describe('documentAttachedSignal on finalize of a task-scoped document', () => {
-  const ctx = useTestApp({ deps: { s3, temporal } });
+  const ctx = useTestApp({ deps: { s3 } });
   const rec = new ResponseRecorder();
   const api = docApi(() => ctx.app, rec, INTERNAL_KEY);
   const taskQueue = `tq-attach-${randomBytes(4).toString('hex')}`;

@@ -33,7 +33,6 @@ describe('phoneCall process on the real Temporal server', () => {
 
   beforeAll(async () => {
     worker = await startTestWorker(createPhoneActivities({ db: ctx.db.db, settings: ctx.settings, logger: ctx.deps.logger }));
-    ctx.deps.temporal = worker.client;
     dispatcher = new OutboxDispatcher({
       database: ctx.db,
       logger: ctx.deps.logger,

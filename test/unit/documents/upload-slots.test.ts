@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UploadSlots } from '../../../api/documents/upload-slots';
+import { UploadSlots } from '../../../services/documents/upload-slots';
 
 describe('upload slots (docstore.upload-concurrency)', () => {
   it('lets `limit` uploads stream at once; the next one waits until a slot is released', async () => {

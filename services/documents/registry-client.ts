@@ -1,18 +1,13 @@
-// The one contract between the byte-moving proxy and the document registry (core). Two
-// implementations: DocumentRegistry itself (in-process, the default) and HttpRegistryClient
-// (the registry's /api/internal/documents routes, when `docstore.registry-url` is set).
-import type { CallerSnapshot } from '../../db/queries/caller-snapshot';
+// The one contract between whoever moves a document's bytes (storeDocument, the download and
+// delete routes) and the document registry (core). Two implementations: DocumentRegistry itself
+// (in-process, the default) and api/documents/http-registry-client.ts (the registry's
+// /api/internal/documents routes on another node, when `docstore.registry-url` is set).
 import type { RetentionPlan } from '../../domain/documents/retention';
 import type { ListSelector } from '../../db/queries/documents';
-import type { DocumentView } from './schemas';
+import type { DocumentView } from './document-view';
+import type { RegistryCaller } from './registry-caller';
 
-export interface RegistryCaller {
-  tenantId: string;
-  userId: string;
-  requestId?: string;
-  /** The identity middleware's subscriptions and grants (layer 2 of the guard); never sent over HTTP. */
-  snapshot: Pick<CallerSnapshot, 'subscriptions' | 'grants'>;
-}
+export type { RegistryCaller } from './registry-caller';
 
 export interface AuthorizeInput {
   processRef: string;
@@ -30,7 +25,7 @@ export interface AuthorizeInput {
 export interface Authorization {
   docId: string;
   version: number;
-  /** Tenant-relative; the proxy prefixes the caller's tenant id. Never sent to a client. */
+  /** Tenant-relative (`physicalKey` turns it into the bucket key). Never sent to a client. */
   storageKey: string;
   retention: RetentionPlan | null;
   document: DocumentView;

@@ -1,9 +1,9 @@
 // The document registry (core): authorisation, state and storage keys. It never touches
-// storage; the proxy moves bytes. Every write is optimistic (`where version = expected`).
+// storage; storeDocument and the proxy routes move bytes. Every write is optimistic
+// (`where version = expected`).
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/client';
-import { enqueueStart } from '../../db/outbox';
 import {
   backfillProcessInstance,
   getDocument,
@@ -14,15 +14,18 @@ import {
   updateDocument,
   type DocumentRow,
 } from '../../db/queries/documents';
+import { getSubscription } from '../../db/queries/entitlements';
 import { userNames } from '../../db/queries/membership';
-import { buildObjectKey, DocumentInputError, validateKeySegment } from '../../domain/documents/storage-key';
-import { DocumentScanProcess } from '../../domain/documents/scan-process';
+import { retentionPlanFor } from '../../domain/documents/retention';
 import { settledColumns } from '../../domain/documents/settled-columns';
+import { DocumentInputError, objectKeys, validateKeySegment } from '../../domain/documents/storage-key';
 import { AppError, badRequest, conflict, notFound } from '../../domain/errors';
-import { announceAttachment } from '../../integrations/docstore/attach-signal';
-import { retentionPlanFor } from '../../integrations/docstore/settle';
 import type { Settings } from '../../domain/settings';
-import { assertCapability, assertContext, documentCapabilities } from './registry-guard';
+import { announceAttachment } from './attach-signal';
+import { assertMay, createdByOf, listScope, processStartedScope, type DocumentAction, type DocumentFacts, type Subscriptions } from './caller-rules';
+import { assertContext } from './document-context';
+import { toView, type DocumentView } from './document-view';
+import { decodeCursor, encodeCursor } from './list-cursor';
 import type {
   Authorization,
   AuthorizeInput,
@@ -36,7 +39,7 @@ import type {
   Removal,
   Resolution,
 } from './registry-client';
-import { toView, type DocumentView } from './schemas';
+import { enqueueScanRetry } from './scan-retry';
 
 export interface RegistryDeps {
   db: Db;
@@ -74,21 +77,31 @@ export class DocumentRegistry implements RegistryClient {
     return row;
   }
 
+  /** Layer 1 of the capability rule: a user's comes with its snapshot, a principal's is read here. */
+  private async subscriptions(caller: RegistryCaller): Promise<Subscriptions> {
+    if (caller.kind === 'user') return caller.snapshot.subscriptions;
+    const subscription = await getSubscription(this.d.db, caller.tenantId, caller.capability);
+    return { [caller.capability]: subscription?.status };
+  }
+
+  private async guard(caller: RegistryCaller, action: DocumentAction, doc: DocumentFacts) {
+    assertMay(caller, await this.subscriptions(caller), action, doc);
+  }
+
   async authorize(caller: RegistryCaller, input: AuthorizeInput): Promise<Authorization> {
     const expected = KIND_CAPABILITY[input.kind];
     if (expected && expected !== input.capability) {
       throw badRequest('kind-capability-mismatch', `Kind ${input.kind} belongs to capability ${expected}`);
     }
     const docId = input.docId ?? randomUUID();
-    let fullKey: string;
+    let storageKey: string;
     try {
-      fullKey = buildObjectKey({ tenantId: caller.tenantId, processRef: input.processRef, docId, filename: input.filename });
+      ({ storageKey } = objectKeys({ tenantId: caller.tenantId, processRef: input.processRef, docId, filename: input.filename }));
     } catch (err) {
       inputError(err);
     }
-    const storageKey = fullKey.slice(caller.tenantId.length + 1);
     const { db } = this.d;
-    assertCapability(caller, input.capability, 'write');
+    await this.guard(caller, 'create', input);
     const process = await getDocumentProcess(db, caller.tenantId, input.processRef);
     await assertContext(db, caller.tenantId, input.capability, input.processRef, process !== null);
 
@@ -103,6 +116,8 @@ export class DocumentRegistry implements RegistryClient {
       if (current.processRef !== input.processRef || current.capability !== input.capability) {
         throw conflict('document-context-changed', 'A re-authorized document keeps its processRef and capability');
       }
+      // A principal may create in this context yet not own this row (a signer re-using another's).
+      await this.guard(caller, 'write', current);
       const updated = await updateDocument(db, caller.tenantId, current.id, input.version, {
         storageKey,
         filename: input.filename,
@@ -114,7 +129,8 @@ export class DocumentRegistry implements RegistryClient {
       if (!updated) throw versionConflict();
       row = updated;
     } else {
-      const names = await userNames(db, [caller.userId]);
+      const createdBy = createdByOf(caller);
+      const names = caller.kind === 'user' ? await userNames(db, [caller.userId]) : new Map<string, string>();
       row = await insertDocument(db, {
         id: docId,
         tenantId: caller.tenantId,
@@ -127,8 +143,8 @@ export class DocumentRegistry implements RegistryClient {
         storageKey,
         filename: input.filename,
         contentType: input.contentType,
-        createdBy: caller.userId,
-        createdByName: names.get(caller.userId) ?? null,
+        createdBy,
+        createdByName: createdBy === null ? null : (names.get(createdBy) ?? null),
         // Millisecond precision on purpose: list cursors carry JavaScript dates.
         createdAt: this.now(),
       });
@@ -144,7 +160,7 @@ export class DocumentRegistry implements RegistryClient {
 
   async finalize(caller: RegistryCaller, docId: string, input: FinalizeInput): Promise<DocumentView> {
     const current = await this.load(caller, docId);
-    assertCapability(caller, current.capability, 'write');
+    await this.guard(caller, 'write', current);
     if (current.version !== input.version) throw versionConflict();
     if (current.status !== 'PENDING' || current.scanStatus !== 'NOT_SCANNED') {
       throw conflict('document-not-pending', 'The document is already finalized');
@@ -174,14 +190,7 @@ export class DocumentRegistry implements RegistryClient {
             };
       const updated = await updateDocument(tx, caller.tenantId, docId, input.version, changes);
       if (!updated) throw versionConflict();
-      if (input.scan === 'ERROR') {
-        const { settings } = this.d;
-        await enqueueStart(tx, DocumentScanProcess, {
-          tenantId: caller.tenantId,
-          docId,
-          retry: { initialMs: settings['docstore.scan-retry-initial-ms'], maxMs: settings['docstore.scan-retry-max-ms'] },
-        });
-      }
+      if (input.scan === 'ERROR') await enqueueScanRetry(tx, this.d.settings, caller.tenantId, docId);
       await announceAttachment(tx, updated);
       return updated;
     });
@@ -190,7 +199,7 @@ export class DocumentRegistry implements RegistryClient {
 
   async resolve(caller: RegistryCaller, docId: string): Promise<Resolution> {
     const row = await this.load(caller, docId);
-    assertCapability(caller, row.capability, 'read');
+    await this.guard(caller, 'read', row);
     if (row.status === 'QUARANTINED') throw new AppError('document-quarantined', 'The document is quarantined');
     if (row.status !== 'READY' || !row.storageVersionId) {
       throw conflict('document-not-ready', `The document is ${row.status}, not READY`);
@@ -200,14 +209,21 @@ export class DocumentRegistry implements RegistryClient {
 
   async get(caller: RegistryCaller, docId: string): Promise<DocumentView> {
     const row = await this.load(caller, docId);
-    assertCapability(caller, row.capability, 'read');
+    await this.guard(caller, 'read', row);
     return toView(row);
   }
 
   async list(caller: RegistryCaller, input: ListInput): Promise<DocumentPageResult> {
-    const readable = documentCapabilities(caller, 'read');
+    const scope = listScope(caller, await this.subscriptions(caller), input.selector);
     const after = input.cursor ? decodeCursor(input.cursor) : null;
-    const rows = await listDocuments(this.d.db, caller.tenantId, input.selector, readable, after, input.limit + 1);
+    const rows = await listDocuments(this.d.db, {
+      tenantId: caller.tenantId,
+      selector: input.selector,
+      capabilities: scope.capabilities,
+      kinds: scope.kinds,
+      after,
+      limit: input.limit + 1,
+    });
     const page = rows.slice(0, input.limit);
     const last = page[page.length - 1];
     return {
@@ -218,7 +234,7 @@ export class DocumentRegistry implements RegistryClient {
 
   async remove(caller: RegistryCaller, docId: string, expectedVersion?: number): Promise<Removal> {
     const row = await this.load(caller, docId);
-    assertCapability(caller, row.capability, 'write');
+    await this.guard(caller, 'delete', row);
     if (expectedVersion !== undefined && row.version !== expectedVersion) throw versionConflict();
     if (row.status === 'DELETED') throw conflict('document-already-deleted', 'The document is already deleted');
     const updated = await updateDocument(this.d.db, caller.tenantId, docId, row.version, {
@@ -241,17 +257,14 @@ export class DocumentRegistry implements RegistryClient {
       inputError(err);
     }
     const { db } = this.d;
-    const writable = documentCapabilities(caller, 'write');
-    if (writable.length === 0) {
-      throw new AppError('capability-not-granted', 'Caller has no read-write grant on a document capability');
-    }
+    const writable = processStartedScope(caller, await this.subscriptions(caller));
     return db.transaction(async (tx) => {
       const stored = await recordDocumentProcess(tx, {
         tenantId: caller.tenantId,
         processRef: input.processRef,
         processInstanceId: input.processInstanceId,
         workflowId: input.workflowId ?? null,
-        startedBy: caller.userId,
+        startedBy: createdByOf(caller),
       });
       if (stored.processInstanceId !== input.processInstanceId) {
         throw conflict('process-already-started', 'Another process instance is already recorded for this processRef');
@@ -260,17 +273,4 @@ export class DocumentRegistry implements RegistryClient {
       return { processRef: input.processRef, processInstanceId: input.processInstanceId, updated };
     });
   }
-}
-
-function encodeCursor(createdAt: Date, id: string) {
-  return Buffer.from(`${createdAt.toISOString()}|${id}`, 'utf8').toString('base64url');
-}
-
-function decodeCursor(cursor: string): { createdAt: Date; id: string } {
-  const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  const createdAt = new Date(at ?? '');
-  if (!id || !/^[0-9a-f-]{36}$/.test(id) || Number.isNaN(createdAt.getTime())) {
-    throw badRequest('invalid-cursor', 'The cursor is not one this service issued');
-  }
-  return { createdAt, id };
 }
