@@ -13,7 +13,7 @@
 // Refusals are 403: the capability guard's codes where they fit, else `document-out-of-scope`.
 import { DOCUMENT_CAPABILITIES } from '../../db/schema/documents';
 import type { ListSelector } from '../../db/queries/documents';
-import { assertCapabilityAccess, hasCapabilityAccess } from '../../domain/access/capability-access';
+import { assertCapabilityAccess, assertSubscribed as assertTenantSubscribed, hasCapabilityAccess } from '../../domain/access/capability-access';
 import { AppError, forbidden } from '../../domain/errors';
 import type { EmbedCaller, RegistryCaller, ServicePrincipal, SignerCaller } from './registry-caller';
 
@@ -101,10 +101,9 @@ export function processStartedScope(caller: RegistryCaller, subscriptions: Subsc
   return [caller.capability];
 }
 
+/** Layer 1 of the one capability rule, for the principal's own capability. */
 function assertSubscribed(caller: ServicePrincipal, subscriptions: Subscriptions) {
-  if (subscriptions[caller.capability] !== 'ACTIVE') {
-    throw forbidden('capability-not-subscribed', `Tenant has no ACTIVE subscription to ${caller.capability}`);
-  }
+  assertTenantSubscribed({ subscriptions }, caller.capability);
 }
 
 function embedMay(caller: EmbedCaller, doc: DocumentFacts): boolean {
