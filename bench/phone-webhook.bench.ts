@@ -9,8 +9,8 @@
  *   each first delivery stores everything and settles the call; later rounds are redeliveries.
  *
  * Real PostgreSQL (bench/support/servers: embedded with default durable settings, or a fresh
- * database on DATABASE_URL); no Temporal client (PhoneCallEnded is skipped, as when Temporal is
- * unreachable). Prints exactly one JSON line. Bounded: ~45 s.
+ * database on DATABASE_URL). A message that ends a call writes its PhoneCallEnded outbox row in
+ * the same transaction, as in production; no dispatcher runs. Prints exactly one JSON line. Bounded: ~45 s.
  *
  * Run: npx tsx bench/phone-webhook.bench.ts
  */

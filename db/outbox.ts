@@ -32,11 +32,23 @@ export interface SignalTarget {
  */
 const WORKFLOW_LOCK_CLASS = 0x6f62; // "ob"
 
-async function insertRow(tx: DbOrTx, values: typeof outbox.$inferInsert) {
-  await tx.execute(sql`select pg_advisory_xact_lock(${WORKFLOW_LOCK_CLASS}, hashtext(${values.workflowId}))`);
-  const rows = await tx.insert(outbox).values(values).onConflictDoNothing().returning();
-  // Transactional NOTIFY: dispatchers are woken only once the row is visible.
-  await tx.execute(sql`select pg_notify(${OUTBOX_CHANNEL}, ${values.capability})`);
+/**
+ * One statement: the insert reads `locked`, so the workflow's lock is held before the row's seq
+ * is drawn; NOTIFY is transactional, so dispatchers are woken at commit, once the row is visible.
+ * Hot paths (a webhook ending a call) pay one round trip for it. Null: a start row already existed.
+ */
+async function insertRow(tx: DbOrTx, v: typeof outbox.$inferInsert): Promise<{ id: string } | null> {
+  const json = (value: unknown[] | null | undefined) => (value == null ? sql`null` : sql`${JSON.stringify(value)}::jsonb`);
+  const rows = await tx.execute<{ id: string }>(sql`
+    with locked as (
+      select pg_advisory_xact_lock(${WORKFLOW_LOCK_CLASS}, hashtext(${v.workflowId})), pg_notify(${OUTBOX_CHANNEL}, ${v.capability})
+    )
+    insert into ${outbox} (verb, capability, tenant_id, business_key, workflow_type, workflow_id, task_queue, args, signal_name, signal_args)
+    select ${v.verb}, ${v.capability}, ${v.tenantId}, ${v.businessKey}, ${v.workflowType ?? null}, ${v.workflowId},
+      ${v.taskQueue ?? null}, ${json(v.args ?? [])}, ${v.signalName ?? null}, ${json(v.signalArgs)}
+    from locked
+    on conflict do nothing
+    returning id`);
   return rows[0] ?? null;
 }
 
