@@ -108,6 +108,7 @@ export const errorCodes = {
   'payload-too-large': { status: 413, meaning: 'A request body (webhook, definition draft) is above its size bound.' },
   'document-too-large': { status: 413, meaning: 'An upload is above the `docstore.max-bytes` cap, counted on the stream.' },
   'multipart-required': { status: 415, meaning: 'A document upload must be `multipart/form-data`.' },
+  'unsupported-media-type': { status: 415, meaning: 'A JSON route got a body whose Content-Type is not `application/json`.' },
   'range-not-satisfiable': { status: 416, meaning: "The requested byte range is outside the document's size." },
 
   'requested-capability-not-subscribed': { status: 422, meaning: 'An access request names a capability the tenant has no ACTIVE subscription to.' },
