@@ -14,6 +14,11 @@ export const DRAFT_BOUNDS = { maxBytes: 256 * 1024, maxDepth: 32, maxNodes: 20_0
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 const iso = z.string().openapi({ format: 'date-time' });
+/** Like the phone list: a larger page asked for is served at the cap. */
+const pageSize = int32Param()
+  .default(DEFAULT_PAGE_SIZE)
+  .transform((n) => Math.min(n, PAGE_SIZE_CAP))
+  .openapi({ type: 'integer', description: `Page size, default ${DEFAULT_PAGE_SIZE}; values above ${PAGE_SIZE_CAP} are served as ${PAGE_SIZE_CAP}` });
 
 export const SchemaProblem = z
   .object({
@@ -129,11 +134,11 @@ export function definitionSchemas(prefix: string, codePrefix: string, createFiel
     }),
     ListQuery: z.object({
       status: z.enum(DEFINITION_STATUSES).optional(),
-      limit: z.coerce.number().int().min(1).max(PAGE_SIZE_CAP).default(DEFAULT_PAGE_SIZE),
+      limit: pageSize,
       cursor: z.string().max(200).optional().openapi({ description: '`nextCursor` of the previous page' }),
     }),
     AuditQuery: z.object({
-      limit: z.coerce.number().int().min(1).max(PAGE_SIZE_CAP).default(DEFAULT_PAGE_SIZE),
+      limit: pageSize,
       before: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
     }),
   };

@@ -45,6 +45,8 @@ describe('form definition reads', () => {
     const retired = await api.get(`${BASE}?status=RETIRED`, who);
     expect(retired.json).toEqual({ items: [expect.objectContaining({ id: ids[1], status: 'RETIRED' })], nextCursor: null });
     expectProblem(await api.get(`${BASE}?cursor=bogus`, who), 400, 'invalid-cursor');
+    expect((await api.get(`${BASE}?limit=5000`, who)).json.items).toHaveLength(5);
+    expectProblem(await api.get(`${BASE}?limit=0`, who), 400, 'validation-failed');
   });
 
   it("a version's JSON Schema is answered; an unknown version is 404 version-not-found", async () => {
