@@ -10,6 +10,7 @@ import { calendarRoutes } from './calendars/routes';
 import type { AppDeps } from './deps';
 import { docsRoutes } from './docs';
 import { documentRoutes } from './documents/routes';
+import { formRoutes } from './forms/routes';
 import type { AppEnv } from './env';
 import { healthRoutes } from './health/routes';
 import { invalidateAccessCacheAfterWrite } from './middleware/access-cache-invalidation';
@@ -37,6 +38,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', documentRoutes(deps));
   app.route('/', apiClientRoutes());
   app.route('/', calendarRoutes());
+  app.route('/', formRoutes());
   app.route('/', docsRoutes());
 
   registerSecuritySchemes(app.openAPIRegistry);

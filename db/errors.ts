@@ -6,3 +6,9 @@ function pgCode(err: unknown): string | undefined {
 
 export const isUniqueViolation = (err: unknown) => pgCode(err) === '23505';
 export const isForeignKeyViolation = (err: unknown) => pgCode(err) === '23503';
+
+/** The constraint (index) a PostgreSQL error names, however drizzle wrapped it. */
+export function violatedConstraint(err: unknown): string | undefined {
+  const e = err as { constraint_name?: string; cause?: { constraint_name?: string } };
+  return e?.cause?.constraint_name ?? e?.constraint_name;
+}

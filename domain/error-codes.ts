@@ -71,6 +71,8 @@ export const errorCodes = {
   'holiday-not-found': { status: 404, meaning: 'No such holiday at the location.' },
   'process-calendar-not-found': { status: 404, meaning: 'No calendar association for this process definition key.' },
   'document-not-found': { status: 404, meaning: "The document is unknown or another tenant's." },
+  'definition-not-found': { status: 404, meaning: "The form or signature definition is unknown, another tenant's, or deleted." },
+  'version-not-found': { status: 404, meaning: 'The definition has no checked-in version with this number.' },
 
   'tenant-exists': { status: 409, meaning: 'A tenant with this id already exists.' },
   'capability-exists': { status: 409, meaning: 'A capability with this code already exists.' },
@@ -90,17 +92,23 @@ export const errorCodes = {
   'location-exists': { status: 409, meaning: 'The calendar has a location with this code already.' },
   'process-calendar-exists': { status: 409, meaning: 'The process definition key has a calendar association already.' },
   'process-calendar-inactive': { status: 409, meaning: "The process definition key's calendar association is not active." },
-  'version-conflict': { status: 409, meaning: 'The document changed concurrently (optimistic lock); reload and retry.' },
+  'version-conflict': { status: 409, meaning: 'The document or definition changed since it was read (optimistic lock); reload and retry.' },
   'document-not-pending': { status: 409, meaning: 'Only a PENDING document can be finalized or re-authorized.' },
   'document-context-changed': { status: 409, meaning: 'A re-authorized document keeps its `processRef` and capability.' },
   'document-not-ready': { status: 409, meaning: 'Only a READY document can be downloaded.' },
   'document-already-deleted': { status: 409, meaning: 'The document is already DELETED.' },
   'process-already-started': { status: 409, meaning: 'Another process instance is recorded for this `processRef`.' },
+  'definition-locked': { status: 409, meaning: 'Another user holds a fresh edit lock on the definition; `lockedBy` and `lockedAt` say whose and since when.' },
+  'version-not-signed-off': { status: 409, meaning: 'Only a signed-off version can be published.' },
+  'no-version-checked-in': { status: 409, meaning: 'The definition has no checked-in version yet (sign-off, discard and clone need one).' },
+  'definition-retired': { status: 409, meaning: 'The definition is RETIRED; unretire it first (publish).' },
+  'definition-not-retired': { status: 409, meaning: 'Only a RETIRED definition can be unretired.' },
 
   'invitation-expired': { status: 410, meaning: 'The invitation has expired.' },
-  'payload-too-large': { status: 413, meaning: 'A webhook body is above its size bound.' },
+  'payload-too-large': { status: 413, meaning: 'A request body (webhook, definition draft) is above its size bound.' },
   'document-too-large': { status: 413, meaning: 'An upload is above the `docstore.max-bytes` cap, counted on the stream.' },
   'multipart-required': { status: 415, meaning: 'A document upload must be `multipart/form-data`.' },
+  'unsupported-media-type': { status: 415, meaning: 'A JSON route got a body whose Content-Type is not `application/json`.' },
   'range-not-satisfiable': { status: 416, meaning: "The requested byte range is outside the document's size." },
 
   'requested-capability-not-subscribed': { status: 422, meaning: 'An access request names a capability the tenant has no ACTIVE subscription to.' },
@@ -117,6 +125,8 @@ export const errorCodes = {
   'provider-key-missing': { status: 422, meaning: 'No voice provider key: the tenant connected none and no global fallback is set.' },
   'provider-key-rejected': { status: 422, meaning: 'The voice provider refused the API key.' },
   'provider-rejected': { status: 422, meaning: 'The voice provider refused the input.' },
+  'draft-invalid': { status: 422, meaning: 'The draft has error-level schema problems (`problems[]`), so it cannot be checked in.' },
+  'version-invalid': { status: 422, meaning: 'The version has error-level problems under the current schema rules (`problems[]`), so it cannot be signed off or published.' },
 
   'document-quarantined': { status: 423, meaning: 'The document is QUARANTINED by the malware scan.' },
 

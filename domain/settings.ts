@@ -191,6 +191,12 @@ export const settingDefs = {
   'docstore.retention-purge.dry-run': def(bool, 'true', 'retentionPurge only reports the documents it would mark DELETED.'),
   'docstore.retention-purge.cron': def(text, '30 3 * * *', 'Cron expression (UTC) of the retentionPurge schedule.'),
   'docstore.retention-purge.batch-size': def(int(1, 10_000), '500', 'Rows marked DELETED per purge transaction.'),
+  // Forms
+  'forms.lock-ttl-minutes': def(
+    int(1, 10_080),
+    '30',
+    "Age after which a form definition's edit lock is stale: another user's checkout takes it over (a fresh lock answers 409 `definition-locked`).",
+  ),
   // Business calendars and SLA (and the API clients that call them with HTTP Basic)
   'calendar.is-open-max-age-seconds': def(
     int(0, 86_400),

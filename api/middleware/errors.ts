@@ -52,8 +52,8 @@ export function problem(c: Context<AppEnv>, code: ErrorCode, detail: string, ext
 }
 
 /**
- * Root error handler: an AppError and Hono's 400 HTTPException (a malformed JSON body) become
- * problems; anything else is a logged 500.
+ * Root error handler: an AppError and Hono's 400 and 415 HTTPExceptions (a malformed JSON body,
+ * a body of another media type) become problems; anything else is a logged 500.
  */
 export const onError: ErrorHandler<AppEnv> = (err, c) => {
   if (err instanceof AppError) {
@@ -66,6 +66,10 @@ export const onError: ErrorHandler<AppEnv> = (err, c) => {
   // Hono's other HTTPExceptions (500s such as a body read twice) are our bugs, not the caller's.
   if (err instanceof HTTPException && err.status === 400) {
     return problem(c, 'malformed-request', err.message || 'The request is malformed');
+  }
+  // @hono/zod-openapi refuses a body of another media type than the route declares.
+  if (err instanceof HTTPException && err.status === 415) {
+    return problem(c, 'unsupported-media-type', 'The body must be application/json');
   }
   const log = c.get('log');
   (log ?? console).error({ err }, 'unhandled error');

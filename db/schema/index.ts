@@ -5,3 +5,4 @@ export * from './phone';
 export * from './documents';
 export * from './calendars';
 export * from './api-clients';
+export * from './forms';

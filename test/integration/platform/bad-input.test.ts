@@ -4,7 +4,8 @@ import { seedTenant } from '../../support/fixtures';
 
 /**
  * Bad input gets a clear 4xx problem and never a 500: every route of the OpenAPI document is
- * called with malformed bodies, wrong types, odd path values and missing headers.
+ * called with malformed bodies, a body of another media type, wrong types, odd path values and
+ * missing headers.
  */
 describe('no route answers 500 to bad input', () => {
   const ctx = useTestApp();
@@ -31,11 +32,12 @@ describe('no route answers 500 to bad input', () => {
           { who: null },
           { who: { user: t.owner, tenant: 'Bad Tenant' } },
           ...(M === 'GET' || M === 'HEAD' ? [] : bodies).map((body) => ({ who: t.asOwner, body })),
+          ...(M === 'GET' || M === 'HEAD' ? [] : [{ who: t.asOwner, body: '{}', headers: { 'Content-Type': 'text/plain' } }]),
           ...oddSegments.map(() => ({ who: t.asOwner })),
         ];
         for (const [i, v] of variants.entries()) {
           const p = i >= variants.length - oddSegments.length ? path.replace('{t}', t.id).replace(/\{[^}]+\}/g, oddSegments[i % oddSegments.length]!) : concrete;
-          const res = await client(ctx).call(M, p, v.who, v.body, v.body ? { 'Content-Type': 'application/json' } : {});
+          const res = await client(ctx).call(M, p, v.who, v.body, v.headers ?? (v.body ? { 'Content-Type': 'application/json' } : {}));
           calls++;
           expect(res.status, `${M} ${p} body=${v.body}: ${res.text.slice(0, 300)}`).toBeLessThan(500);
           if (res.status >= 400 && !path.startsWith('/api/public/')) {

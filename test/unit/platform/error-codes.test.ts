@@ -6,8 +6,8 @@ import { errorTable, readmeErrorTable } from '../../../scripts/error-table';
 
 /**
  * The spec's Errors table (platform-spec.md, "Errors") by status, each condition with the code
- * this service answers it with. Conditions of parts not built here (form drafts, publishing,
- * signed.pdf, embed submissions, the render queue) have no code yet.
+ * this service answers it with. Conditions of parts not built here (signed.pdf, embed submissions,
+ * the render queue) have no code yet.
  */
 const SPEC_ERRORS: { status: number | '4xx'; condition: string; codes: ErrorCode[] }[] = [
   { status: 401, condition: 'webhook secret missing or mismatched while required', codes: ['webhook-secret-invalid'] },
@@ -17,7 +17,8 @@ const SPEC_ERRORS: { status: number | '4xx'; condition: string; codes: ErrorCode
   { status: 409, condition: 'access request already granted at that level or an open request exists', codes: ['already-granted', 'request-already-open'] },
   { status: 409, condition: 'cancel of a non-PENDING request', codes: ['request-not-pending'] },
   { status: 409, condition: 'setting a grant while the tenant is not subscribed', codes: ['tenant-not-subscribed'] },
-  { status: 409, condition: 'concurrent registry write (optimistic lock)', codes: ['version-conflict'] },
+  { status: 409, condition: 'concurrent draft save or concurrent registry write (optimistic lock)', codes: ['version-conflict'] },
+  { status: 409, condition: 'publishing a version not signed off', codes: ['version-not-signed-off'] },
   { status: 409, condition: 'downloading a document that is not READY', codes: ['document-not-ready'] },
   { status: 413, condition: 'upload above the size cap', codes: ['document-too-large'] },
   { status: 422, condition: 'access request for an unknown capability or one the tenant is not subscribed to', codes: ['capability-unknown', 'requested-capability-not-subscribed'] },

@@ -1,0 +1,21 @@
+// What a capability hands the definition route factory: its lifecycle plug-in (services) plus
+// where it is mounted, how its OpenAPI components are named, and its own create fields and view.
+import type { z } from '@hono/zod-openapi';
+import type { DefinitionsTable } from '../../db/schema/definitions';
+import type { DefinitionCapability, RowOf } from '../../services/definitions/capability';
+
+export interface DefinitionApi<D extends DefinitionsTable, C extends z.ZodRawShape, V extends z.ZodRawShape> {
+  capability: DefinitionCapability<D>;
+  /** `/api/form-definitions` */
+  basePath: string;
+  /** OpenAPI tag. */
+  tag: string;
+  /** Prefix of OpenAPI component names: `Form` gives FormDefinition, FormVersion, FormAuditEvent, ... */
+  componentPrefix: string;
+  /** The capability's own fields of the create body. */
+  createFields: C;
+  columnsOf(body: z.output<z.ZodObject<C>>): Partial<D['$inferInsert']>;
+  /** The capability's own fields of the definition view. */
+  viewFields: V;
+  viewOf(row: RowOf<D>): z.output<z.ZodObject<V>>;
+}

@@ -1,0 +1,52 @@
+// Forms on the definition route factory: a form's kind, submission handling and embed origins
+// at creation, and its own columns in the view.
+import { z } from '@hono/zod-openapi';
+import { FORM_KINDS, OUTBOUND_ROLES, type formDefinitions } from '../../db/schema/forms';
+import { formDefinitionCapability } from '../../services/forms/form-definitions';
+import type { DefinitionApi } from '../definitions/plugin';
+import { text } from '../vocabulary';
+
+/** An origin as a browser sends it (scheme, host, port; no path), the frame-ancestors input. */
+const origin = text({ max: 300 }).refine((value) => {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value;
+  } catch {
+    return false;
+  }
+}, 'must be an origin such as https://example.com (scheme, host and port only, lower case)');
+
+const createFields = {
+  kind: z.enum(FORM_KINDS).openapi({ description: 'INBOUND (embedded, submitted by anyone holding the embed token) or OUTBOUND (sent to a recipient)' }),
+  submissionHandling: text({ max: 100 }).optional().openapi({ description: 'How submissions are handled (used by the intake work)' }),
+  allowedEmbedOrigins: z.array(origin).max(50).optional().openapi({ description: 'Origins allowed to frame the embed page' }),
+};
+
+const viewFields = {
+  kind: z.enum(FORM_KINDS),
+  submissionHandling: z.string().nullable(),
+  outboundRoles: z.record(z.string(), z.enum(OUTBOUND_ROLES)).openapi({ description: 'Per-field roles of an outbound form (outboundRolesJson)' }),
+  allowedEmbedOrigins: z.array(z.string()),
+  embedKeyVersion: z.number().int().openapi({ description: 'Embed token revocation counter' }),
+};
+
+export const formDefinitionApi: DefinitionApi<typeof formDefinitions, typeof createFields, typeof viewFields> = {
+  capability: formDefinitionCapability,
+  basePath: '/api/form-definitions',
+  tag: 'Forms: definitions',
+  componentPrefix: 'Form',
+  createFields,
+  columnsOf: (body) => ({
+    kind: body.kind,
+    submissionHandling: body.submissionHandling ?? null,
+    allowedEmbedOrigins: [...new Set(body.allowedEmbedOrigins ?? [])],
+  }),
+  viewFields,
+  viewOf: (row) => ({
+    kind: row.kind,
+    submissionHandling: row.submissionHandling,
+    outboundRoles: row.outboundRolesJson,
+    allowedEmbedOrigins: row.allowedEmbedOrigins,
+    embedKeyVersion: row.embedKeyVersion,
+  }),
+};

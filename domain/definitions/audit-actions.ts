@@ -1,0 +1,19 @@
+// Audit actions of the definition lifecycle: the spec's names where it gives them (created,
+// checked_in, tested for sign-off, published, archived for retire), lower-case verbs otherwise.
+export const AUDIT_ACTIONS = [
+  'created',
+  'checked_out',
+  'released',
+  'saved',
+  'checked_in',
+  'tested',
+  'published',
+  'archived',
+  'unretired',
+  'restored',
+  'discarded',
+  'cloned',
+  'deleted',
+] as const;
+
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -1,0 +1,21 @@
+// Forms on the definition lifecycle: FM- codes, the FORMS guard, the form tables and rules.
+import { definitionQueries } from '../../db/queries/definitions';
+import { formDefinitions, formDefinitionTables } from '../../db/schema/forms';
+import { formDefinitionRules } from '../../domain/forms/definition-rules';
+import type { DefinitionCapability } from '../definitions/capability';
+
+export const formDefinitionCapability: DefinitionCapability<typeof formDefinitions> = {
+  code: 'FORMS',
+  codePrefix: 'FM-',
+  noun: 'Form definition',
+  queries: definitionQueries(formDefinitionTables),
+  rules: formDefinitionRules,
+  lockTtlMinutes: (settings) => settings['forms.lock-ttl-minutes'],
+  // A clone is a new form: its embed tokens start over (embedKeyVersion keeps its default).
+  cloneColumns: (source) => ({
+    kind: source.kind,
+    submissionHandling: source.submissionHandling,
+    outboundRolesJson: source.outboundRolesJson,
+    allowedEmbedOrigins: source.allowedEmbedOrigins,
+  }),
+};
