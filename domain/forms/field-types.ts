@@ -64,6 +64,13 @@ export const isFieldType = (value: unknown): value is FieldType =>
 
 export const KEY_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
 
+/**
+ * Keys Object.prototype already has (of those the key pattern allows, only `constructor`): code
+ * that reads `data[key]` on a plain object, ajv without `ownProperties` among it, would find the
+ * inherited value when the answer is missing.
+ */
+export const RESERVED_KEYS: ReadonlySet<string> = new Set(Object.getOwnPropertyNames(Object.prototype).filter((name) => KEY_PATTERN.test(name)));
+
 export const LIMITS = {
   fields: 200,
   title: 200,

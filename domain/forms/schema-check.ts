@@ -9,6 +9,7 @@ import {
   type FieldType,
   KEY_PATTERN,
   LIMITS,
+  RESERVED_KEYS,
   TYPE_TRAITS,
   VALIDATION_RULES,
   type ValidationRule,
@@ -155,7 +156,8 @@ function checkKey(f: JsonObject, key: unknown, i: number, ctx: Context, p: Probl
   if (typeof key !== 'string') p.error(path, Object.hasOwn(f, 'key') ? 'must be a string' : 'is required');
   else if (!KEY_PATTERN.test(key)) {
     p.error(path, 'must be a lower-case letter followed by at most 63 lower-case letters, digits or underscores');
-  } else if (ctx.firstIndex.get(key) !== i) p.error(path, `duplicates fields[${ctx.firstIndex.get(key)}].key`);
+  } else if (RESERVED_KEYS.has(key)) p.error(path, 'is reserved: it names a built-in property of JavaScript objects');
+  else if (ctx.firstIndex.get(key) !== i) p.error(path, `duplicates fields[${ctx.firstIndex.get(key)}].key`);
   else return true;
   return false;
 }

@@ -4,7 +4,7 @@
  * "Form schema", keep every question an author wrote where they can (an unknown type becomes
  * text, an invalid key is slugified) and drop what cannot be made valid.
  */
-import { type FieldType, KEY_PATTERN, LIMITS, TYPE_TRAITS, isFieldType, textCap } from './field-types';
+import { type FieldType, KEY_PATTERN, LIMITS, RESERVED_KEYS, TYPE_TRAITS, isFieldType, textCap } from './field-types';
 import type { ConditionValue, FieldOption, FieldValidation, FormField, FormSchema, VisibleIf } from './form-schema';
 import { patternProblem } from './pattern-safety';
 import { type JsonObject, TEXT_RULES, conditionValueProblem, isJsonObject, own, repairText } from './schema-text';
@@ -106,7 +106,7 @@ export function slug(text: string): string {
 }
 
 function uniqueKey(base: string, taken: Map<string, unknown>): string {
-  if (!taken.has(base)) return base;
+  if (!taken.has(base) && !RESERVED_KEYS.has(base)) return base;
   for (let n = 2; ; n++) {
     const suffix = `_${n}`;
     const key = base.slice(0, 64 - suffix.length).replace(/_+$/, '') + suffix;

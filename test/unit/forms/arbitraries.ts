@@ -24,7 +24,7 @@ export const PATTERNS: Record<string, fc.Arbitrary<string>> = {
 };
 
 const OPTION_VALUES = ['a', 'b', 'c', 'yes', 'no', 'constructor', '__proto__', 'toString', 'é', '😀', '1', 'x y'];
-const KEYS = ['name', 'email', 'age', 'constructor', 'tags', 'why', 'a', 'b_2', 'x'];
+const KEYS = ['name', 'email', 'age', 'tags', 'why', 'a', 'b_2', 'x', 'constructor_'];
 
 const maybe = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
 

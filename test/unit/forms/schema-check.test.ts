@@ -100,8 +100,12 @@ describe('checkFormSchema: the form', () => {
 });
 
 describe('checkFormSchema: keys', () => {
-  it.each(['a', 'first_name', 'x1', 'constructor', `a${'b'.repeat(63)}`])('%s is a valid key', (key) => {
+  it.each(['a', 'first_name', 'x1', 'constructor_', `a${'b'.repeat(63)}`])('%s is a valid key', (key) => {
     expect(errors(form(text(key)))).toEqual([]);
+  });
+
+  it('"constructor" is reserved: clients reading data[key] on a plain object would find the inherited one', () => {
+    expect(at(errors(form(text('constructor'))), 'fields[0].key')).toEqual(['is reserved: it names a built-in property of JavaScript objects']);
   });
 
   it.each(['A', 'First', '1st', '_a', 'a-b', 'a b', '', `a${'b'.repeat(64)}`, 'ä'])('%j is not a valid key', (key) => {

@@ -58,6 +58,10 @@ describe('repairFormSchema: keys and labels', () => {
     expect(only({ key, type: 'text', label: 'L' }).key).toBe(slug);
   });
 
+  it('the reserved key "constructor" gets a suffix', () => {
+    expect(only({ key: 'constructor', type: 'text', label: 'L' }).key).toBe('constructor_2');
+  });
+
   it('a valid key is kept as it is', () => {
     expect(only({ key: 'a__b', type: 'text', label: 'L' }).key).toBe('a__b');
   });

@@ -155,7 +155,7 @@ describe('validateSubmission: required and absent answers', () => {
     accepts(field('text', { required: true }), '  ');
   });
 
-  it('reads own keys only: a required field keyed "constructor" is missing from {}', () => {
+  it('reads own keys only, even for a field keyed "constructor" (a key valid schemas reserve)', () => {
     expect(validateSubmission(schemaOf(field('text', { key: 'constructor', required: true })), {})).toEqual({
       ok: false,
       errors: [{ path: 'constructor', message: 'is required' }],
