@@ -2,6 +2,9 @@
 FROM node:20-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
+# Debian's Chromium prints submission PDFs (playwright-core drives it; it never downloads a browser).
+RUN apt-get update && apt-get install -y --no-install-recommends chromium fonts-dejavu-core \
+  && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts=false && npm cache clean --force
 COPY api ./api

@@ -9,8 +9,9 @@ import { apiClientRoutes } from './access/api-client-routes';
 import { calendarRoutes } from './calendars/routes';
 import type { AppDeps } from './deps';
 import { docsRoutes } from './docs';
-import { documentRoutes } from './documents/routes';
+import { documentRoutes, documentsTier } from './documents/routes';
 import { formRoutes } from './forms/routes';
+import { renderRoutes } from './forms/render-routes';
 import type { AppEnv } from './env';
 import { healthRoutes } from './health/routes';
 import { invalidateAccessCacheAfterWrite } from './middleware/access-cache-invalidation';
@@ -35,10 +36,12 @@ export function createApp(deps: AppDeps) {
   app.route('/', invitationRoutes());
   app.route('/', groupRoutes());
   app.route('/', phoneRoutes());
-  app.route('/', documentRoutes(deps));
+  const documents = documentsTier(deps);
+  app.route('/', documentRoutes(deps, documents));
   app.route('/', apiClientRoutes());
   app.route('/', calendarRoutes());
   app.route('/', formRoutes());
+  app.route('/', renderRoutes(deps, documents.runtime));
   app.route('/', docsRoutes());
 
   registerSecuritySchemes(app.openAPIRegistry);

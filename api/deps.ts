@@ -4,6 +4,7 @@ import type { AccessCache } from './access-cache';
 import type { Db } from '../db/client';
 import type { Settings } from '../domain/settings';
 import type { PhoneToolRegistry } from './phone/tools';
+import type { PdfPrinter } from '../integrations/chromium/printer';
 
 /** A named readiness probe: resolves when the part answers, rejects (or times out) otherwise. */
 export type ReadinessCheck = () => Promise<void>;
@@ -20,4 +21,6 @@ export interface AppDeps {
   accessCache?: AccessCache;
   /** Handlers of the provider's `tool-calls` webhook by tool name; absent: every tool is "not configured". */
   phoneTools?: PhoneToolRegistry;
+  /** The node's headless Chromium (submission PDFs); absent: the app builds a lazy one from settings, never closed. */
+  pdfPrinter?: PdfPrinter;
 }

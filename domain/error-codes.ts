@@ -31,6 +31,7 @@ export const errorCodes = {
   'version-required': { status: 400, meaning: 'Re-authorizing a document needs its version.' },
   'retention-required': { status: 400, meaning: "A READY document needs its capability's object-lock retention." },
   'invalid-customer-number': { status: 400, meaning: 'The customer number of a call is not E.164.' },
+  'form-schema-invalid': { status: 400, meaning: 'The form schema sent to render has error-level problems (`problems[]`).' },
   'calendar-invalid-input': { status: 400, meaning: 'The calendar engine refused an input (time zone, time, date, budget, instant, country); `errors[]` gives field paths where known.' },
   'calendar-span-too-large': { status: 400, meaning: 'An availability range is longer than the engine allows.' },
 
@@ -138,6 +139,9 @@ export const errorCodes = {
   'provider-key-unreadable': { status: 503, meaning: 'The stored provider key cannot be opened; connect it again.' },
   'provider-rate-limited': { status: 503, meaning: 'The voice provider is rate-limiting this account.' },
   'registry-unavailable': { status: 503, meaning: 'The remote document registry did not answer usably.' },
+  'render-queue-full': { status: 503, meaning: 'Submission PDF renders are saturated on this node (one at a time behind a bounded queue); retry after `Retry-After` seconds.' },
+  'renderer-unavailable': { status: 503, meaning: 'Headless Chromium could not be started or crashed during a render.' },
+  'render-timed-out': { status: 503, meaning: 'A submission PDF render did not finish within `render.timeout-ms`.' },
   'storage-unavailable': { status: 503, meaning: 'Object storage is not configured or did not accept or return the bytes.' },
   'provider-timeout': { status: 504, meaning: 'The voice provider did not answer in time.' },
 } as const satisfies Record<string, ErrorCodeDef>;

@@ -94,7 +94,7 @@ export const settingDefs = {
   'internal.key': def(
     optionalText,
     '',
-    'Shared secret for `/api/internal/**` (header `X-Internal-Key`). Blank rejects every internal call.',
+    'Shared secret for `/api/internal/**` and `/internal/render/**` (header `X-Internal-Key`). Blank rejects every internal call.',
     true,
   ),
   'secrets.master-key': def(
@@ -196,6 +196,15 @@ export const settingDefs = {
     int(1, 10_080),
     '30',
     "Age after which a form definition's edit lock is stale: another user's checkout takes it over (a fresh lock answers 409 `definition-locked`).",
+  ),
+  // Submission PDF (headless Chromium, one long-lived browser per API node)
+  'render.chromium-path': def(text, '/usr/bin/chromium', "Chromium executable that prints submission PDFs (Debian's `chromium` package; never a downloaded browser)."),
+  'render.timeout-ms': def(int(1_000, 600_000), '30000', 'Deadline of one PDF render (content, ready flag and print); past it the page is closed and the call answers 503 `render-timed-out`.'),
+  'render.concurrency': def(int(1, 16), '1', 'PDF renders running at once per API node.'),
+  'render.queue-size': def(
+    int(0, 1_000),
+    '8',
+    'Renders waiting for a free slot per API node; a render arriving when the queue is full answers 503 `render-queue-full` with Retry-After.',
   ),
   // Business calendars and SLA (and the API clients that call them with HTTP Basic)
   'calendar.is-open-max-age-seconds': def(
