@@ -12,6 +12,7 @@ COPY activities ./activities
 COPY db ./db
 COPY domain ./domain
 COPY integrations ./integrations
+COPY services ./services
 COPY workers ./workers
 COPY workflows ./workflows
 COPY tsconfig.json ./
