@@ -36,8 +36,8 @@ const tokenOf = (settings: Settings, row: FormDefinitionRow): EmbedToken => {
   return { token, embedKeyVersion: row.embedKeyVersion, embedUrl: `${settings['public.base-url'].replace(/\/+$/, '')}/embed/${token}` };
 };
 
+/** The definition is looked up first: a foreign or missing one is 404 whether or not the key is set. */
 export async function getEmbedToken(deps: DefinitionDeps, actor: Actor, id: string): Promise<EmbedToken> {
-  embedKey(deps.settings);
   return tokenOf(deps.settings, await inboundDefinition(deps, actor, id));
 }
 
@@ -46,8 +46,8 @@ export async function getEmbedToken(deps: DefinitionDeps, actor: Actor, id: stri
  * counter does not move: it guards the authored draft, which rotation leaves alone.
  */
 export async function rotateEmbedToken(deps: DefinitionDeps, actor: Actor, id: string): Promise<EmbedToken> {
-  embedKey(deps.settings);
   await inboundDefinition(deps, actor, id);
+  embedKey(deps.settings);
   const [row] = await deps.db
     .update(formDefinitions)
     .set({ embedKeyVersion: sql`${formDefinitions.embedKeyVersion} + 1`, updatedAt: sql`now()` })

@@ -102,7 +102,7 @@ describe('public embed rate limits', () => {
     const r = await submitFrom(token, '192.0.2.7');
     expect(r.status).toBe(429);
     expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect((await r.json()).code).toBe('rate-limited');
+    expect(((await r.json()) as { code: string }).code).toBe('rate-limited');
     // X-Forwarded-For from an untrusted peer is ignored: still the same address.
     expect((await submitFrom(token, '192.0.2.7', '198.51.100.1')).status).toBe(429);
     // Behind the trusted proxy, the first untrusted hop from the right is the client.
