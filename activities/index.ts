@@ -1,6 +1,7 @@
 import { createCalendarActivities } from './calendars';
 import type { ActivityDeps } from './deps';
 import { createDocumentActivities } from './documents';
+import { createFormActivities } from './forms';
 import { createOutboxActivities } from './outbox';
 import { createPhoneActivities } from './phone';
 
@@ -11,6 +12,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createDocumentActivities(deps),
     ...createPhoneActivities(deps),
     ...createCalendarActivities(deps),
+    ...createFormActivities(deps),
   };
 }
 

@@ -51,6 +51,7 @@ const DESCRIPTIONS: Record<number, string> = {
   416: 'Range not satisfiable',
   422: 'Well-formed but refers to something unusable',
   423: 'Locked (quarantined)',
+  429: 'Too many requests; retry after `Retry-After` seconds',
   501: 'Part of the spec that is deliberately not built',
   502: 'An upstream provider failed or answered nonsense',
   503: 'A dependency is unavailable',

@@ -2,7 +2,7 @@
 // status from here, so a code cannot answer differently in two places, and the README's error
 // table is generated from it (`npx tsx scripts/error-table.ts --write`) and held to it by a test.
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 416 | 422 | 423 | 500 | 502 | 503 | 504;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 416 | 422 | 423 | 429 | 500 | 502 | 503 | 504;
 
 export interface ErrorCodeDef {
   status: ErrorStatus;
@@ -72,6 +72,8 @@ export const errorCodes = {
   'holiday-not-found': { status: 404, meaning: 'No such holiday at the location.' },
   'process-calendar-not-found': { status: 404, meaning: 'No calendar association for this process definition key.' },
   'document-not-found': { status: 404, meaning: "The document is unknown or another tenant's." },
+  'form-instance-not-found': { status: 404, meaning: "The form instance is unknown or another tenant's." },
+  'embed-form-not-found': { status: 404, meaning: 'A public embed token is unknown, badly signed, rotated, or its form is not published, retired, deleted or outbound (all indistinguishable).' },
   'definition-not-found': { status: 404, meaning: "The form or signature definition is unknown, another tenant's, or deleted." },
   'version-not-found': { status: 404, meaning: 'The definition has no checked-in version with this number.' },
 
@@ -93,6 +95,8 @@ export const errorCodes = {
   'location-exists': { status: 409, meaning: 'The calendar has a location with this code already.' },
   'process-calendar-exists': { status: 409, meaning: 'The process definition key has a calendar association already.' },
   'process-calendar-inactive': { status: 409, meaning: "The process definition key's calendar association is not active." },
+  'form-not-published': { status: 409, meaning: 'The form definition has no published version to create an instance from (DRAFT or RETIRED).' },
+  'instance-state-conflict': { status: 409, meaning: 'The form instance is not in a state that allows this step (`state` says which it is in).' },
   'version-conflict': { status: 409, meaning: 'The document or definition changed since it was read (optimistic lock); reload and retry.' },
   'document-not-pending': { status: 409, meaning: 'Only a PENDING document can be finalized or re-authorized.' },
   'document-context-changed': { status: 409, meaning: 'A re-authorized document keeps its `processRef` and capability.' },
@@ -131,6 +135,8 @@ export const errorCodes = {
 
   'document-quarantined': { status: 423, meaning: 'The document is QUARANTINED by the malware scan.' },
 
+  'rate-limited': { status: 429, meaning: 'Too many public submissions from this address or for this embed token; retry after `Retry-After` seconds.' },
+
   'internal-error': { status: 500, meaning: 'An unexpected failure; it is logged, and it is always a bug.' },
   'provider-unreachable': { status: 502, meaning: 'The voice provider could not be reached.' },
   'provider-invalid-response': { status: 502, meaning: 'The voice provider answered something unusable.' },
@@ -143,6 +149,7 @@ export const errorCodes = {
   'renderer-unavailable': { status: 503, meaning: 'Headless Chromium could not be started or crashed during a render.' },
   'render-timed-out': { status: 503, meaning: 'A submission PDF render did not finish within `render.timeout-ms`.' },
   'storage-unavailable': { status: 503, meaning: 'Object storage is not configured or did not accept or return the bytes.' },
+  'embed-key-missing': { status: 503, meaning: 'Embed tokens cannot be issued: the setting `forms.embed-key` is unset.' },
   'provider-timeout': { status: 504, meaning: 'The voice provider did not answer in time.' },
 } as const satisfies Record<string, ErrorCodeDef>;
 

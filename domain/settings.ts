@@ -206,6 +206,21 @@ export const settingDefs = {
     '8',
     'Renders waiting for a free slot per API node; a render arriving when the queue is full answers 503 `render-queue-full` with Retry-After.',
   ),
+  'forms.embed-key': def(
+    optionalText,
+    undefined,
+    'HMAC-SHA256 key that signs form embed tokens (a long random string). Unset: the embed-token routes answer 503 `embed-key-missing` and every public embed token is refused (404). Secret: never logged or echoed.',
+    true,
+  ),
+  'forms.rate-limit.per-ip-per-minute': def(int(1, 1_000_000), '20', 'Public embed submissions accepted per client address per minute (spec rule 1); above it 429 `rate-limited` with Retry-After.'),
+  'forms.rate-limit.per-token-per-minute': def(int(1, 1_000_000), '600', 'Public embed submissions accepted per embed token per minute (spec rule 1); above it 429 `rate-limited` with Retry-After.'),
+  'forms.max-submission-bytes': def(int(1024, 16 * 1024 * 1024), '262144', 'Bound of a public embed submission body in bytes, counted on the stream (spec rule 2); above it 413 `payload-too-large`.'),
+  'public.base-url': def(url, 'http://localhost:3000', 'Public base URL of the hosted pages (embed links are `<base>/embed/<token>`).'),
+  'http.trusted-proxies': def(
+    list,
+    '',
+    'Comma-separated socket addresses of reverse proxies whose `X-Forwarded-For` is believed (exact addresses, no ranges); the client address is then the first untrusted hop from the right. Empty: the socket address is the client.',
+  ),
   // Business calendars and SLA (and the API clients that call them with HTTP Basic)
   'calendar.is-open-max-age-seconds': def(
     int(0, 86_400),

@@ -7,3 +7,4 @@ export { documentScan } from './document-scan';
 export { retentionPurge } from './retention-purge';
 export { documentAttachedSignal } from './document-signals';
 export { slaDueDate } from './sla-due-date';
+export { formIntake } from './form-intake';

@@ -1,7 +1,16 @@
+import { createRouter } from '../openapi';
 import { definitionRoutes } from '../definitions/routes';
 import { formDefinitionApi } from './definition-plugin';
+import { embedTokenRoutes } from './embed-token-routes';
+import { instanceRoutes } from './instance-routes';
+import { publicEmbedRoutes } from './public-embed-routes';
 
-/** Forms routes built so far: the definitions lifecycle at /api/form-definitions. */
+/** Forms routes: the definitions lifecycle, embed tokens, instances and the public embed API. */
 export function formRoutes() {
-  return definitionRoutes(formDefinitionApi);
+  const app = createRouter();
+  app.route('/', definitionRoutes(formDefinitionApi));
+  app.route('/', embedTokenRoutes());
+  app.route('/', instanceRoutes());
+  app.route('/', publicEmbedRoutes());
+  return app;
 }

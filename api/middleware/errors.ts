@@ -20,6 +20,7 @@ const TITLES: Record<ErrorStatus, string> = {
   416: 'Range Not Satisfiable',
   422: 'Unprocessable Content',
   423: 'Locked',
+  429: 'Too Many Requests',
   500: 'Internal Server Error',
   502: 'Bad Gateway',
   503: 'Service Unavailable',

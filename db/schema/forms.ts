@@ -1,4 +1,4 @@
-import { integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import {
   auditColumns,
   auditConstraints,
@@ -8,6 +8,9 @@ import {
   versionConstraints,
   type DefinitionTables,
 } from './definitions';
+import { FORM_INSTANCE_STATES, type FormInstanceContext } from '../../domain/forms/instance-states';
+
+export { FORM_INSTANCE_STATES, type FormInstanceContext, type FormInstanceState } from '../../domain/forms/instance-states';
 
 export const FORM_KINDS = ['INBOUND', 'OUTBOUND'] as const;
 export type FormKind = (typeof FORM_KINDS)[number];
@@ -42,3 +45,37 @@ export const formDefinitionTables: DefinitionTables<typeof formDefinitions> = {
   versions: formVersions,
   audit: formAuditEvents,
 };
+
+/** FormInstance: pinned to one checked-in version of its definition. */
+export const formInstances = pgTable(
+  'form_instances',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: text('tenant_id').notNull(),
+    /** Opaque, 256 bits of randomness, for recipient URLs (outbound); never derived from the id. */
+    token: text('token').notNull(),
+    definitionId: uuid('definition_id')
+      .notNull()
+      .references(() => formDefinitions.id),
+    definitionCode: text('definition_code').notNull(),
+    definitionVersion: integer('definition_version').notNull(),
+    state: text('state', { enum: FORM_INSTANCE_STATES }).notNull(),
+    prefill: jsonb('prefill').$type<Record<string, unknown>>().notNull().default({}),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull().default({}),
+    recipient: jsonb('recipient').$type<Record<string, unknown>>().notNull().default({}),
+    context: jsonb('context').$type<FormInstanceContext>().notNull().default({}),
+    /** How it came to be: EMBED (public submit) or API (instance routes). */
+    origin: text('origin', { enum: ['EMBED', 'API'] }).notNull(),
+    createdBy: text('created_by'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    submittedAt: timestamp('submitted_at', { withTimezone: true }),
+    version: integer('version').notNull().default(1),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('form_instances_token_idx').on(t.token),
+    index('form_instances_list_idx').on(t.tenantId, t.createdAt, t.id),
+    index('form_instances_code_idx').on(t.tenantId, t.definitionCode, t.createdAt),
+  ],
+);

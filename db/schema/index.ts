@@ -6,3 +6,4 @@ export * from './documents';
 export * from './calendars';
 export * from './api-clients';
 export * from './forms';
+export * from './rate-limits';

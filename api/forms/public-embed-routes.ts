@@ -1,0 +1,113 @@
+// The public embed API (spec: GET /api/public/embed/{token}, POST .../submit). No identity header:
+// the tenant comes from the signed token. Every refusal of a token is the same 404.
+import { createRoute, z } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { AppError } from '../../domain/errors';
+import { MAX_EMBED_TOKEN_LENGTH } from '../../domain/forms/embed-token';
+import { readEmbeddedForm, submitEmbedded } from '../../services/forms/public-intake';
+import { createSubmissionRateLimits, type SubmissionRateLimits } from '../../services/forms/submission-rate-limits';
+import type { AppDeps } from '../deps';
+import type { AppEnv } from '../env';
+import { clientAddress } from '../middleware/client-address';
+import { createRouter, jsonBody, jsonContent, problemResponses, raises } from '../openapi';
+import { text } from '../vocabulary';
+
+const TokenPath = z.object({
+  token: z
+    .string()
+    .min(1)
+    .max(MAX_EMBED_TOKEN_LENGTH)
+    .openapi({ param: { name: 'token', in: 'path' }, description: 'The embed token (`GET /api/form-definitions/{id}/embed-token`)' }),
+});
+
+const EmbeddedForm = z
+  .object({
+    code: z.string(),
+    version: z.number().int().openapi({ description: 'The published version' }),
+    title: z.string(),
+    schema: z.record(z.string(), z.unknown()).openapi({ description: 'The form schema of the published version (docs/forms.md "Form schema")' }),
+  })
+  .openapi('EmbeddedForm');
+
+const SubmitBody = z
+  .object({
+    data: z.record(z.string(), z.unknown()).openapi({ description: 'Field values by key; unknown keys are dropped, text is cleaned' }),
+    processRef: text({ max: 200 }).optional().openapi({ description: 'Kept in the instance context' }),
+    _gotcha: z.string().max(10_000).optional().openapi({ description: 'Honeypot: left empty by people; filled, nothing is stored' }),
+  })
+  .openapi('EmbedSubmission');
+
+const limitsOf = new WeakMap<AppDeps, SubmissionRateLimits>();
+
+/** Rule 1 first: both budgets are spent before the body is read. */
+const rateLimited: MiddlewareHandler<AppEnv> = raises(async (c, next) => {
+  const deps = c.get('deps');
+  let limits = limitsOf.get(deps);
+  if (!limits) limitsOf.set(deps, (limits = createSubmissionRateLimits(deps.db, deps.settings)));
+  try {
+    await limits.consume(clientAddress(c), c.req.param('token') ?? '');
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'rate-limited') c.header('Retry-After', String(err.extra['retryAfterSeconds']));
+    throw err;
+  }
+  await next();
+}, 'rate-limited');
+
+/** Rule 2's payload bound, counted on the stream (a lying or absent Content-Length changes nothing). */
+const boundedSubmission: MiddlewareHandler<AppEnv> = raises(async (c, next) => {
+  const maxSize = c.get('deps').settings['forms.max-submission-bytes'];
+  return bodyLimit({
+    maxSize,
+    onError: () => {
+      throw new AppError('payload-too-large', `Submissions are limited to ${maxSize} bytes`);
+    },
+  })(c, next);
+}, 'payload-too-large');
+
+export function publicEmbedRoutes() {
+  const app = createRouter();
+  const tags = ['Forms: public embed'];
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/public/embed/{token}',
+      tags,
+      summary: 'The published form of an embed token',
+      description:
+        'Public: the signed token is the credential and names the tenant. 404 `embed-form-not-found`, one and the same answer, for a token ' +
+        'that is unknown, badly signed or rotated, and for a form that is not published, retired, deleted or outbound.',
+      security: [],
+      request: { params: TokenPath },
+      responses: { 200: jsonContent(EmbeddedForm), ...problemResponses(400, 404) },
+    }),
+    async (c) => {
+      const { db, settings } = c.get('deps');
+      return c.json(await readEmbeddedForm({ db, settings }, c.req.valid('param').token), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/public/embed/{token}/submit',
+      tags,
+      summary: 'Submit the embedded form (rate-limited)',
+      description:
+        'In order (spec rule 1): the per-address and per-token rate limits (429 `rate-limited` with Retry-After), the body bound ' +
+        '`forms.max-submission-bytes` (413), the token (404 as for the read), the honeypot `_gotcha` (filled: 201 with a random id, ' +
+        'nothing stored), cleaning and validation against the published version (400 `validation-failed`, paths under `data.`), then ' +
+        'one transaction: a SUBMITTED instance and the start of its formIntake process.',
+      security: [],
+      middleware: [rateLimited, boundedSubmission],
+      request: { params: TokenPath, body: jsonBody(SubmitBody) },
+      responses: { 201: jsonContent(z.object({ id: z.string() }).openapi('EmbedSubmitted'), 'Submitted'), ...problemResponses(400, 404, 413, 415) },
+    }),
+    async (c) => {
+      const { db, settings } = c.get('deps');
+      return c.json(await submitEmbedded({ db, settings }, c.req.valid('param').token, c.req.valid('json')), 201);
+    },
+  );
+  return app;
+}

@@ -1,0 +1,38 @@
+// Spec rule 1: per-IP and per-token limits on public embed submissions, counted in PostgreSQL
+// (rate-limiter-flexible's RateLimiterDrizzle on the platform's own drizzle client) so every API
+// node shares one budget and nothing beyond the database is needed.
+import { createHash } from 'node:crypto';
+import { RateLimiterDrizzle, RateLimiterRes } from 'rate-limiter-flexible';
+import type { Db } from '../../db/client';
+import { rateLimits } from '../../db/schema/rate-limits';
+import { AppError } from '../../domain/errors';
+import type { Settings } from '../../domain/settings';
+
+export interface SubmissionRateLimits {
+  /** Spends one point of both budgets; throws 429 `rate-limited` (with `retryAfterSeconds`) when either is spent. */
+  consume(clientAddress: string, token: string): Promise<void>;
+}
+
+export function createSubmissionRateLimits(db: Db, settings: Settings): SubmissionRateLimits {
+  const limiter = (keyPrefix: string, points: number) =>
+    new RateLimiterDrizzle({ storeClient: db, schema: rateLimits, keyPrefix, points, duration: 60 });
+  const perIp = limiter('forms-embed-ip', settings['forms.rate-limit.per-ip-per-minute']);
+  const perToken = limiter('forms-embed-token', settings['forms.rate-limit.per-token-per-minute']);
+  // Keys of bounded size whatever a caller sends; the token itself is a credential, not stored.
+  const keyOf = (value: string) => createHash('sha256').update(value).digest('base64url');
+
+  return {
+    async consume(clientAddress, token) {
+      try {
+        await perIp.consume(keyOf(clientAddress));
+        await perToken.consume(keyOf(token));
+      } catch (err) {
+        if (err instanceof RateLimiterRes) {
+          const retryAfterSeconds = Math.max(1, Math.ceil(err.msBeforeNext / 1000));
+          throw new AppError('rate-limited', 'Too many submissions; retry later', { retryAfterSeconds });
+        }
+        throw err;
+      }
+    },
+  };
+}

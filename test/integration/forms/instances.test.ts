@@ -1,0 +1,75 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { client, useTestApp } from '../../support/app';
+import { formsApi, seedFormsTenant } from '../../support/forms';
+import { EMBED_KEY, publishedForm } from '../../support/intake';
+
+const BASE = '/api/form-instances';
+
+describe('form instance routes', () => {
+  const ctx = useTestApp({ 'forms.embed-key': EMBED_KEY });
+  const api = client(ctx);
+  let t: Awaited<ReturnType<typeof seedFormsTenant>>;
+  let other: Awaited<ReturnType<typeof seedFormsTenant>>;
+  let def: { id: string; code: string };
+  beforeAll(async () => {
+    t = await seedFormsTenant(ctx);
+    other = await seedFormsTenant(ctx);
+    def = (await publishedForm(ctx, t.asOwner)).def;
+  });
+
+  it('create (DRAFT, pinned), patch (optimistic), submit (validated; SUBMITTED + intake row), then no more edits', async () => {
+    const c = await api.post(BASE, t.asOwner, { definitionCode: def.code, prefill: { name: 'Ann' }, context: { taskId: 'task-1' } });
+    expect(c.status, c.text).toBe(201);
+    expect(c.json).toMatchObject({ state: 'DRAFT', definitionVersion: 1, version: 1, context: { taskId: 'task-1' }, submissionOutbox: null });
+    const id = c.json.id;
+    const p = await api.call('PATCH', `${BASE}/${id}`, t.asOwner, { data: { name: 'Ann' }, version: 1 });
+    expect(p.status, p.text).toBe(200);
+    expect((await api.call('PATCH', `${BASE}/${id}`, t.asOwner, { data: { name: 'B' }, version: 1 })).json.code).toBe('version-conflict');
+    const bad = await api.post(`${BASE}/${id}/submit`, t.asOwner, {});
+    expect(bad.status).toBe(400);
+    expect(bad.json.errors[0].path).toBe('data.email');
+    const s = await api.post(`${BASE}/${id}/submit`, t.asOwner, { data: { name: 'Ann', email: 'ann@example.com' } });
+    expect(s.status, s.text).toBe(200);
+    expect(s.json).toMatchObject({ state: 'SUBMITTED', context: { processStartStatus: 'QUEUED', taskId: 'task-1' }, submissionOutbox: { status: 'QUEUED' } });
+    expect((await api.post(`${BASE}/${id}/submit`, t.asOwner, {})).json.code).toBe('instance-state-conflict');
+    expect((await api.post(`${BASE}/${id}/cancel`, t.asOwner)).json.code).toBe('instance-state-conflict');
+  });
+
+  it('cancel an open instance; an unpublished definition gives 409 form-not-published', async () => {
+    const c = await api.post(BASE, t.asOwner, { definitionId: def.id });
+    const r = await api.post(`${BASE}/${c.json.id}/cancel`, t.asOwner);
+    expect(r.json.state).toBe('CANCELLED');
+    const draft = await formsApi(ctx).create(t.asOwner);
+    expect((await api.post(BASE, t.asOwner, { definitionId: draft.id })).json.code).toBe('form-not-published');
+  });
+
+  it('list newest first, filtered, keyset-paged', async () => {
+    const r1 = await api.get(`${BASE}?definitionCode=${def.code}&limit=1`, t.asOwner);
+    expect(r1.status, r1.text).toBe(200);
+    expect(r1.json.items).toHaveLength(1);
+    const r2 = await api.get(`${BASE}?definitionCode=${def.code}&limit=1&cursor=${r1.json.nextCursor}`, t.asOwner);
+    expect(r2.json.items[0].createdAt <= r1.json.items[0].createdAt).toBe(true);
+    expect(r2.json.items[0].id).not.toBe(r1.json.items[0].id);
+    const cancelled = await api.get(`${BASE}?state=CANCELLED`, t.asOwner);
+    expect(cancelled.json.items.every((i: { state: string }) => i.state === 'CANCELLED')).toBe(true);
+  });
+
+  it("another tenant's instance is 404 on every route, and absent from its list", async () => {
+    const c = await api.post(BASE, t.asOwner, { definitionId: def.id });
+    const id = c.json.id;
+    const who = other.asOwner;
+    expect((await api.get(`${BASE}/${id}`, who)).status).toBe(404);
+    expect((await api.call('PATCH', `${BASE}/${id}`, who, { data: {}, version: 1 })).status).toBe(404);
+    expect((await api.post(`${BASE}/${id}/submit`, who, {})).status).toBe(404);
+    expect((await api.post(`${BASE}/${id}/cancel`, who)).status).toBe(404);
+    expect((await api.post(BASE, who, { definitionId: def.id })).status).toBe(404);
+    expect((await api.get(BASE, who)).json.items.map((i: { id: string }) => i.id)).not.toContain(id);
+    expect((await api.get(`${BASE}/${id}`, t.asOwner)).json.state).toBe('DRAFT');
+  });
+
+  it('read grant may read, not write', async () => {
+    const reader = { user: 'reader', tenant: t.id };
+    expect((await api.get(BASE, reader)).status).toBe(200);
+    expect((await api.post(BASE, reader, { definitionId: def.id })).status).toBe(403);
+  });
+});

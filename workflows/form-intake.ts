@@ -1,0 +1,55 @@
+import { ParentClosePolicy, proxyActivities, startChild, workflowInfo } from '@temporalio/workflow';
+import type { FormActivities } from '../activities/forms';
+import type { FormIntakeProcessInput } from '../domain/forms/intake-process';
+
+export interface FormIntakeResult {
+  instanceId: string;
+  outcome: 'stored' | 'workflow-started' | 'failed' | 'nothing-to-do';
+  processInstanceId: string | null;
+}
+
+const acts = proxyActivities<FormActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
+});
+
+/**
+ * One process per submitted instance (business key = instance id), started by the dispatcher
+ * from the row written with the submission. It runs the definition's submissionHandling, writes
+ * back PROCESSED, and closes its outbox row. An unusable handling is recorded, not retried.
+ */
+export async function formIntake(input: FormIntakeProcessInput): Promise<FormIntakeResult> {
+  const { tenantId, instanceId } = input;
+  const done = async (outcome: FormIntakeResult['outcome'], processInstanceId: string | null) => {
+    await acts.closeFormIntake(tenantId, instanceId);
+    return { instanceId, outcome, processInstanceId };
+  };
+
+  const plan = await acts.planFormIntake(tenantId, instanceId);
+  if (!plan) return done('nothing-to-do', null);
+
+  const { handling, submission } = plan;
+  if (handling.kind === 'unknown') {
+    await acts.recordFormIntakeFailure(tenantId, instanceId, `unknown submissionHandling "${handling.raw}"`);
+    return done('failed', null);
+  }
+  if (handling.kind === 'store') {
+    const runId = workflowInfo().runId;
+    await acts.writeBackFormInstance(tenantId, instanceId, runId);
+    return done('stored', runId);
+  }
+  let child;
+  try {
+    // The handling process outlives this one: intake ends once it is started.
+    child = await startChild(handling.workflowType, {
+      args: [submission],
+      workflowId: `${workflowInfo().workflowId}:handling`,
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+    });
+  } catch (err) {
+    await acts.recordFormIntakeFailure(tenantId, instanceId, `could not start ${handling.workflowType}: ${err instanceof Error ? err.message : String(err)}`);
+    return done('failed', null);
+  }
+  await acts.writeBackFormInstance(tenantId, instanceId, child.firstExecutionRunId);
+  return done('workflow-started', child.firstExecutionRunId);
+}
