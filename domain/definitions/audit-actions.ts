@@ -14,6 +14,8 @@ export const AUDIT_ACTIONS = [
   'discarded',
   'cloned',
   'deleted',
+  // Forms only: an embed token rotation (services/forms/embed-tokens.ts).
+  'embed_token_rotated',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -43,17 +43,28 @@ export async function getEmbedToken(deps: DefinitionDeps, actor: Actor, id: stri
 
 /**
  * Bumps embedKeyVersion: every token issued before is refused from now on. The optimistic-lock
- * counter does not move: it guards the authored draft, which rotation leaves alone.
+ * counter does not move: it guards the authored draft, which rotation leaves alone. The audit
+ * trail records the rotation (action `embed_token_rotated`) in the same transaction.
  */
 export async function rotateEmbedToken(deps: DefinitionDeps, actor: Actor, id: string): Promise<EmbedToken> {
   await inboundDefinition(deps, actor, id);
   embedKey(deps.settings);
-  const [row] = await deps.db
-    .update(formDefinitions)
-    .set({ embedKeyVersion: sql`${formDefinitions.embedKeyVersion} + 1`, updatedAt: sql`now()` })
-    .where(and(eq(formDefinitions.tenantId, actor.tenantId), eq(formDefinitions.id, id), isNull(formDefinitions.deletedAt)))
-    .returning();
-  if (!row) throw new AppError('definition-not-found', 'Form definition was not found');
+  const row = await deps.db.transaction(async (tx) => {
+    const [rotated] = await tx
+      .update(formDefinitions)
+      .set({ embedKeyVersion: sql`${formDefinitions.embedKeyVersion} + 1`, updatedAt: sql`now()` })
+      .where(and(eq(formDefinitions.tenantId, actor.tenantId), eq(formDefinitions.id, id), isNull(formDefinitions.deletedAt)))
+      .returning();
+    if (!rotated) throw new AppError('definition-not-found', 'Form definition was not found');
+    await cap.queries.insertAudit(tx, {
+      tenantId: actor.tenantId,
+      definitionId: id,
+      actor: actor.userId,
+      action: 'embed_token_rotated',
+      detail: { embedKeyVersion: rotated.embedKeyVersion },
+    });
+    return rotated;
+  });
   return tokenOf(deps.settings, row);
 }
 

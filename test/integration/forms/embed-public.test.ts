@@ -33,6 +33,8 @@ describe('embed tokens and the public embed API', () => {
     expect((await render(token)).status).toBe(404);
     expect((await submit(token, { data: { email: 'a@example.com' } })).status).toBe(404);
     expect((await render(rotated.json.token)).status).toBe(200);
+    const audit = await api.get(`/api/form-definitions/${def.id}/audit`, t.asOwner);
+    expect(audit.json.items[0]).toMatchObject({ action: 'embed_token_rotated', actor: t.asOwner.user, detail: { embedKeyVersion: 2 } });
   });
 
   it('every public refusal is the same 404: unknown, badly signed, rotated, unpublished, retired, deleted, outbound', async () => {
