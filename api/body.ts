@@ -1,5 +1,8 @@
 import type { z } from '@hono/zod-openapi';
+import type { Context, MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { AppError } from '../domain/errors';
+import type { AppEnv } from './env';
 
 /** Parses and validates a JSON text, answering 400 problems like the route validators do. */
 export function parseJsonBody<T extends z.ZodType>(text: string, schema: T): z.output<T> {
@@ -26,4 +29,20 @@ export function validationFailed(target: string, issues: readonly Issue[]): AppE
   const errors = fieldErrors(target, issues);
   const first = errors[0];
   return new AppError('validation-failed', `Invalid request ${target}${first ? `: ${first.path}: ${first.message}` : ''}`, { errors });
+}
+
+/**
+ * Bounds a request body on the stream (a lying or absent Content-Length changes nothing): past
+ * `maxBytes` the request is 413 `payload-too-large`. `what` names the bodies in the detail.
+ */
+export function boundedBody(maxBytes: number | ((c: Context<AppEnv>) => number), what: string): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const maxSize = typeof maxBytes === 'number' ? maxBytes : maxBytes(c);
+    return bodyLimit({
+      maxSize,
+      onError: () => {
+        throw new AppError('payload-too-large', `${what} are limited to ${maxSize} bytes`);
+      },
+    })(c, next);
+  };
 }

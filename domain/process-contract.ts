@@ -30,8 +30,6 @@ export interface ProcessContract<I, S extends Record<string, SignalContract<unkn
   readonly input?: I;
 }
 
-export type AnyProcessContract = ProcessContract<never, Record<string, SignalContract<unknown>>>;
-export type InputOf<C> = C extends ProcessContract<infer I, Record<string, SignalContract<unknown>>> ? I : never;
 
 /** `defineProcess<Input>()({ ... })`: the input type is named, the signals are inferred. */
 export const defineProcess =

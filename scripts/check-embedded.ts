@@ -16,7 +16,6 @@ import postgres from 'postgres';
 import { Client, Connection } from '@temporalio/client';
 import { GetObjectCommand, GetObjectRetentionCommand } from '@aws-sdk/client-s3';
 import {
-  SEARCH_ATTRIBUTES,
   getFreePort,
   startEmbeddedPostgres,
   startSeaweed,
@@ -26,6 +25,7 @@ import {
   type TemporalDevServer,
 } from '../workers/embedded/index.js';
 import { ensureSearchAttributes } from '../workers/search-attributes.js';
+import { SEARCH_ATTRIBUTE_NAMES } from '../workflows/search-attributes.js';
 
 import { assert, check, log, results } from './check-harness';
 import { checkS3, s3Client } from './check-embedded-s3';
@@ -88,8 +88,8 @@ async function checkTemporal(server: TemporalDevServer): Promise<void> {
     });
     await check('temporal: search attributes registered as Keyword', async () => {
       const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace: server.namespace });
-      for (const name of SEARCH_ATTRIBUTES) assert(customAttributes?.[name] === 2, `${name} missing or not Keyword`);
-      return SEARCH_ATTRIBUTES.join(', ');
+      for (const name of SEARCH_ATTRIBUTE_NAMES) assert(customAttributes?.[name] === 2, `${name} missing or not Keyword`);
+      return SEARCH_ATTRIBUTE_NAMES.join(', ');
     });
     await check('temporal: ensureSearchAttributes is idempotent', () => ensureSearchAttributes(connection, server.namespace));
     await check('temporal: start a workflow carrying TenantId and find it by query', async () => {

@@ -4,11 +4,8 @@
 # and pdfinfo, which the render tests read the PDFs with). Idempotent.
 set -euo pipefail
 
-if [ "$(id -u)" -eq 0 ]; then
-  SUDO=()
-else
-  SUDO=(sudo -n)
-fi
+# shellcheck source=scripts/apt.sh
+source "$(dirname "$0")/apt.sh"
 
 have_tools() {
   command -v chromium >/dev/null 2>&1 || return 1
@@ -21,15 +18,7 @@ if have_tools; then
   exit 0
 fi
 
-apt_install() {
-  "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 \
-    install -y --no-install-recommends chromium poppler-utils >/dev/null
-}
-if ! apt_install; then
-  # A fresh image may have empty package lists.
-  "${SUDO[@]}" apt-get -o DPkg::Lock::Timeout=600 update >/dev/null
-  apt_install
-fi
+apt_install chromium poppler-utils
 
 have_tools || { echo "install-chromium: chromium, pdftotext or pdfinfo missing after install" >&2; exit 1; }
 echo "chromium installed: $(chromium --version 2>/dev/null || true)"

@@ -6,11 +6,8 @@
 # Idempotent: a second run only re-asserts that the services are off.
 set -euo pipefail
 
-if [ "$(id -u)" -eq 0 ]; then
-  SUDO=()
-else
-  SUDO=(sudo -n)
-fi
+# shellcheck source=scripts/apt.sh
+source "$(dirname "$0")/apt.sh"
 
 have_tools() {
   command -v clamd >/dev/null 2>&1 || [ -x /usr/sbin/clamd ] || return 1
@@ -60,16 +57,7 @@ if command -v debconf-set-selections >/dev/null 2>&1; then
     | "${SUDO[@]}" debconf-set-selections || true
 fi
 
-export DEBIAN_FRONTEND=noninteractive
-apt_install() {
-  "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 \
-    install -y --no-install-recommends clamav clamav-daemon
-}
-if ! apt_install; then
-  # A fresh image may have empty package lists.
-  "${SUDO[@]}" apt-get -o DPkg::Lock::Timeout=600 update
-  apt_install
-fi
+apt_install clamav clamav-daemon
 
 stop_services
 

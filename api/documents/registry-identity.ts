@@ -10,7 +10,7 @@ import { DOCUMENT_CAPABILITIES } from '../../db/schema/documents';
 import { AppError } from '../../domain/errors';
 import type { RegistryCaller, ServicePrincipal } from '../../services/documents/registry-caller';
 import type { AppEnv } from '../env';
-import { tenantIdentity, userIdentity } from '../middleware/identity';
+import { readHeader, tenantIdentity, userIdentity } from '../middleware/identity';
 import { TENANT_ID } from '../openapi';
 import { accepts } from '../openapi-security';
 import { registryCaller } from './request-parts';
@@ -58,11 +58,7 @@ export function internalRegistryCaller(c: Context<AppEnv>): RegistryCaller {
   const header = principalHeader(c);
   if (header === undefined) return registryCaller(c);
   if (c.req.header('X-User-Id')) throw new AppError('malformed-header', `Name a user or a principal, not both`, { header: PRINCIPAL_HEADER });
-  const tenantId = c.req.header('X-Tenant-Id');
-  if (tenantId === undefined || tenantId === '') {
-    throw new AppError('missing-header', 'Header X-Tenant-Id is required', { header: 'X-Tenant-Id' });
-  }
-  if (!TENANT_ID.test(tenantId)) throw malformed('X-Tenant-Id');
+  const tenantId = readHeader(c, 'X-Tenant-Id', TENANT_ID);
   return { ...decodePrincipal(header), tenantId, requestId: c.get('requestId') };
 }
 

@@ -2,11 +2,10 @@
 // the tenant comes from the signed token. Every refusal of a token is the same 404.
 import { createRoute, z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
-import { AppError } from '../../domain/errors';
 import { MAX_EMBED_TOKEN_LENGTH } from '../../domain/forms/embed-token';
 import { readEmbeddedForm, submitEmbedded } from '../../services/forms/public-intake';
 import { createSubmissionRateLimits, type SubmissionRateLimits } from '../../services/forms/submission-rate-limits';
+import { boundedBody } from '../body';
 import type { AppDeps } from '../deps';
 import type { AppEnv } from '../env';
 import { clientAddress } from '../middleware/client-address';
@@ -45,25 +44,15 @@ const rateLimited: MiddlewareHandler<AppEnv> = raises(async (c, next) => {
   const deps = c.get('deps');
   let limits = limitsOf.get(deps);
   if (!limits) limitsOf.set(deps, (limits = createSubmissionRateLimits(deps.db, deps.settings)));
-  try {
-    await limits.consume(clientAddress(c), c.req.param('token') ?? '');
-  } catch (err) {
-    if (err instanceof AppError && err.code === 'rate-limited') c.header('Retry-After', String(err.extra['retryAfterSeconds']));
-    throw err;
-  }
+  await limits.consume(clientAddress(c), c.req.param('token') ?? '');
   await next();
 }, 'rate-limited');
 
 /** Rule 2's payload bound, counted on the stream (a lying or absent Content-Length changes nothing). */
-const boundedSubmission: MiddlewareHandler<AppEnv> = raises(async (c, next) => {
-  const maxSize = c.get('deps').settings['forms.max-submission-bytes'];
-  return bodyLimit({
-    maxSize,
-    onError: () => {
-      throw new AppError('payload-too-large', `Submissions are limited to ${maxSize} bytes`);
-    },
-  })(c, next);
-}, 'payload-too-large');
+const boundedSubmission = raises(
+  boundedBody((c) => c.get('deps').settings['forms.max-submission-bytes'], 'Submissions'),
+  'payload-too-large',
+);
 
 export function publicEmbedRoutes() {
   const app = createRouter();

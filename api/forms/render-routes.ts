@@ -4,13 +4,13 @@
 // One render at a time per node behind a bounded queue: a full queue answers 503
 // `render-queue-full` with Retry-After, a Chromium that cannot start 503 `renderer-unavailable`.
 import { createRoute, z } from '@hono/zod-openapi';
-import { bodyLimit } from 'hono/body-limit';
-import { AppError, badRequest } from '../../domain/errors';
+import { badRequest } from '../../domain/errors';
 import { checkFormSchema, hasErrors, type FormSchema } from '../../domain/forms/form-schema';
 import { ChromiumPrinter, type PdfPrinter } from '../../integrations/chromium/printer';
 import { RenderQueue } from '../../services/forms/render-queue';
 import { renderSubmissionPdf } from '../../services/forms/render-submission-pdf';
 import { DRAFT_BOUNDS } from '../definitions/schemas';
+import { boundedBody } from '../body';
 import type { AppDeps } from '../deps';
 import type { DocumentsRuntime } from '../documents/runtime';
 import { internalKey } from '../middleware/internal-key';
@@ -57,15 +57,7 @@ export const RenderFormPdfResponse = z
   })
   .openapi('RenderedFormPdf');
 
-const boundedBody = raises(
-  bodyLimit({
-    maxSize: RENDER_BODY_LIMIT_BYTES,
-    onError: () => {
-      throw new AppError('payload-too-large', `Render bodies are limited to ${RENDER_BODY_LIMIT_BYTES} bytes`);
-    },
-  }),
-  'payload-too-large',
-);
+const renderBody = raises(boundedBody(RENDER_BODY_LIMIT_BYTES, 'Render bodies'), 'payload-too-large');
 
 /** The node's printer and queue: built here unless the composition root passes a printer (and closes it). */
 export function renderRoutes(deps: AppDeps, documents: DocumentsRuntime) {
@@ -81,7 +73,7 @@ export function renderRoutes(deps: AppDeps, documents: DocumentsRuntime) {
       path: '/internal/render/form-pdf',
       tags: ['Forms: submission PDF (internal)'],
       summary: 'Render a submission to an A4 PDF in headless Chromium and store it as a FORM_SUBMISSION_PDF document; one render at a time behind a bounded queue',
-      middleware: [internalKey, boundedBody],
+      middleware: [internalKey, renderBody],
       request: { body: jsonBody(RenderFormPdfBody) },
       responses: {
         201: jsonContent(RenderFormPdfResponse, 'Rendered and stored'),

@@ -61,9 +61,9 @@ export const onError: ErrorHandler<AppEnv> = (err, c) => {
     if (err.status === 401 && err.extra['wwwAuthenticate']) {
       c.header('WWW-Authenticate', String(err.extra['wwwAuthenticate']));
     }
-    // A refusal that says when to come back (503 `render-queue-full`): the header, and the body field.
+    // A refusal that says when to come back (429 `rate-limited`, 503 `render-queue-full`): the header, and the body field.
     const retryAfter = err.extra['retryAfterSeconds'];
-    if (err.status === 503 && typeof retryAfter === 'number') c.header('Retry-After', String(Math.max(1, Math.ceil(retryAfter))));
+    if (typeof retryAfter === 'number') c.header('Retry-After', String(Math.max(1, Math.ceil(retryAfter))));
     const { wwwAuthenticate: _omit, ...extra } = err.extra;
     return problem(c, err.code, err.detail, extra);
   }

@@ -12,7 +12,8 @@ const EMAIL = /^[^\s@]{1,100}@[^\s@]{1,200}$/;
 /** Last directory values written per user, so a steady stream of requests causes no writes. */
 const seenDirectory = new Map<string, string>();
 
-function readHeader(c: { req: { header(n: string): string | undefined } }, name: string, pattern: RegExp) {
+/** A required header that must match `pattern`: 400 `missing-header` or `malformed-header`. */
+export function readHeader(c: { req: { header(n: string): string | undefined } }, name: string, pattern: RegExp) {
   const value = optionalHeader(c, name, pattern);
   if (value === undefined) throw new AppError('missing-header', `Header ${name} is required`, { header: name });
   return value;

@@ -9,12 +9,10 @@ export interface DocumentScanInput {
   retry: { initialMs: number; maxMs: number };
 }
 
-export const scanBusinessKey = (docId: string) => `scan-${docId}`;
-
 export const DocumentScanProcess = defineProcess<DocumentScanInput>()({
   capability: 'DOCUMENTS',
   workflowType: 'documentScan',
   tenantOf: (i) => i.tenantId,
-  businessKey: (i) => scanBusinessKey(i.docId),
+  businessKey: (i) => `scan-${i.docId}`,
   signals: {},
 });

@@ -18,4 +18,3 @@ export interface DocumentAttached {
 }
 
 export const DocumentAttachedSignal = signalContract<DocumentAttached>('documentAttachedSignal');
-export const DOCUMENT_ATTACHED_SIGNAL = DocumentAttachedSignal.name;

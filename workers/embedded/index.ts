@@ -5,7 +5,7 @@ export { getFreePort, stopAllServers, spawnServer, waitForPort, waitForHttp, wai
 export type { ServerChild, SpawnServerOptions, WaitOptions } from './child-process.js';
 export { startEmbeddedPostgres } from './postgres.js';
 export type { EmbeddedPostgres, EmbeddedPostgresOptions } from './postgres.js';
-export { startTemporalDevServer, timeSkippingServerPath, SEARCH_ATTRIBUTES } from './temporal.js';
+export { startTemporalDevServer, timeSkippingServerPath } from './temporal.js';
 export type { TemporalDevServer, TemporalDevServerOptions } from './temporal.js';
 export { startSeaweed } from './seaweed.js';
 export type { SeaweedServer, SeaweedOptions } from './seaweed.js';

@@ -7,9 +7,6 @@ import { spawnServer, waitForPort, waitUntilReady } from './child-process.js';
 import { ensureTool } from './tools.js';
 import { SEARCH_ATTRIBUTE_NAMES } from '../../workflows/search-attributes';
 
-/** Every workflow carries these so operators can find a tenant's processes. */
-export const SEARCH_ATTRIBUTES = SEARCH_ATTRIBUTE_NAMES;
-
 export interface TemporalDevServerOptions {
   /** SQLite file; its directory also receives `temporal.log`. */
   dbFile: string;
@@ -44,7 +41,7 @@ export async function startTemporalDevServer(options: TemporalDevServerOptions):
     '--ui-port', String(uiPort),
     '--log-level', 'warn',
     '--ui-disable-news-fetch',
-    ...SEARCH_ATTRIBUTES.flatMap((name) => ['--search-attribute', `${name}=Keyword`]),
+    ...SEARCH_ATTRIBUTE_NAMES.flatMap((name) => ['--search-attribute', `${name}=Keyword`]),
     // "default" always exists; asking for it again is refused.
     ...(namespace === 'default' ? [] : ['--namespace', namespace]),
   ];
