@@ -5,6 +5,7 @@ import { migrateWithLock } from '../db/migrate';
 import { ensureBucket } from '../integrations/docstore/bucket';
 import { startApiNode } from './api-node';
 import { ConfigError, loadSettings } from './config';
+import { provideDevSecrets } from './dev-secrets';
 import { getFreePort, isPortOpen, startEmbeddedPostgres, startSeaweed, startTemporalDevServer, stopAllServers } from './embedded/index';
 import { createLogger } from './logger';
 import { connectRuntime, type Endpoints } from './runtime';
@@ -14,6 +15,7 @@ import { startWorkerProcess } from './worker-process';
 
 let settings;
 try {
+  await provideDevSecrets();
   settings = loadSettings();
 } catch (err) {
   if (err instanceof ConfigError) {
