@@ -1,5 +1,6 @@
 # One image for API and worker nodes; the command picks the role.
-FROM node:20-bookworm-slim
+# Node.js 24 LTS, the version CI tests on (scripts/install-node24.sh); Node 22 is supported too.
+FROM node:24.21.0-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
 # Debian's Chromium prints submission PDFs (playwright-core drives it; it never downloads a browser).
@@ -17,5 +18,6 @@ COPY workers ./workers
 COPY workflows ./workflows
 COPY tsconfig.json ./
 USER node
-EXPOSE 3000
+# 3000: the API; 9464: Prometheus metrics (setting `metrics.port`).
+EXPOSE 3000 9464
 CMD ["npm", "run", "start:api"]
