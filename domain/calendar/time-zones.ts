@@ -20,6 +20,9 @@ import { DAY_MS, HOUR_MS, MINUTE_MS, civilFromDays, daysFromCivil } from './civi
 /** True for an IANA zone name that Intl knows (UTC included). Only valid zones are cached. */
 export function isValidTimeZone(zone: string): boolean {
   if (typeof zone !== 'string' || zone.length === 0) return false;
+  // Intl on Node 22+ also accepts UTC offsets ('+02:00', ECMA-402 offset zones); an offset is not
+  // an IANA zone (no daylight saving rules), and no IANA name starts with a sign.
+  if (zone.startsWith('+') || zone.startsWith('-')) return false;
   try {
     formatterFor(zone);
     return true;
