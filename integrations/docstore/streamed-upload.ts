@@ -44,6 +44,10 @@ export async function streamedUpload(
   if (headBytes < MIN_STREAMED_HEAD_BYTES || headBytes > MAX_PART_BYTES) {
     throw new RangeError(`a streamed head must be 5 MiB to 5 GiB, not ${headBytes} bytes`);
   }
+  // Nothing consumes the body while S3 creates the upload: an error meanwhile (the client went
+  // away) would otherwise be an uncaught exception. The stream stays errored, so splitHead's
+  // iterator still throws it and the upload is aborted as for any body error.
+  body.on('error', () => {});
   // Same checksum choice as lib-storage: CRC32 per part when the client computes checksums.
   const checksum: ChecksumAlgorithm | undefined =
     (await s3.config.requestChecksumCalculation()) === 'WHEN_SUPPORTED' ? 'CRC32' : undefined;

@@ -92,6 +92,15 @@ describe('streamed first part', () => {
       expect(await s3State(s3, bucket(), 'streamed/broken/')).toEqual({ versions: [], deleteMarkers: [], uploads: [] });
     });
 
+    it("rethrows a body's error that arrives while S3 is still creating the upload (no uncaught exception)", async () => {
+      const body = new PassThrough();
+      const boom = new Error('client went away early');
+      const upload = streamedUpload(s3, { Bucket: bucket(), Key: 'streamed/early/a.bin', ContentType: 'x/y' }, body, 6 * MIB);
+      body.destroy(boom);
+      await expect(upload).rejects.toBe(boom);
+      expect(await s3State(s3, bucket(), 'streamed/early/')).toEqual({ versions: [], deleteMarkers: [], uploads: [] });
+    });
+
     it('refuses a head S3 cannot take as a non-final part', async () => {
       await expect(streamedUpload(s3, { Bucket: bucket(), Key: 'streamed/tiny', ContentType: 'x/y' }, chunks(data), MIB)).rejects.toThrow(RangeError);
     });
