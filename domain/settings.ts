@@ -94,13 +94,13 @@ export const settingDefs = {
   'internal.key': def(
     optionalText,
     '',
-    'Shared secret for `/api/internal/**` and `/internal/render/**` (header `X-Internal-Key`). Blank rejects every internal call.',
+    'Shared secret for `/api/internal/**` and `/internal/render/**` (header `X-Internal-Key`). Blank rejects every internal call (`npm start` alone generates one into `<data-dir>/dev-secrets.json`).',
     true,
   ),
   'secrets.master-key': def(
     masterKey,
     '',
-    'AES-256-GCM master key (32 bytes, base64) for secrets at rest. Unset: storing a secret answers 503.',
+    'AES-256-GCM master key (32 bytes, base64) for secrets at rest. Unset: storing a secret answers 503 (`npm start` alone generates one into `<data-dir>/dev-secrets.json`).',
     true,
   ),
   'access.operator-groups': def(
@@ -209,7 +209,7 @@ export const settingDefs = {
   'forms.embed-key': def(
     optionalText,
     undefined,
-    'HMAC-SHA256 key that signs form embed tokens (a long random string). Unset: the embed-token routes answer 503 `embed-key-missing` and every public embed token is refused (404). Secret: never logged or echoed.',
+    'HMAC-SHA256 key that signs form embed tokens (a long random string). Unset: the embed-token routes answer 503 `embed-key-missing` and every public embed token is refused (404) (`npm start` alone generates one into `<data-dir>/dev-secrets.json`). Secret: never logged or echoed.',
     true,
   ),
   'forms.rate-limit.per-ip-per-minute': def(int(1, 1_000_000), '20', 'Public embed submissions accepted per client address per minute (spec rule 1); above it 429 `rate-limited` with Retry-After.'),
