@@ -10,7 +10,7 @@ import {
 } from '../../db/queries/entitlements';
 import { userNames } from '../../db/queries/membership';
 import { conflict, notFound } from '../../domain/errors';
-import { revokeGrant, setGrant } from '../../services/access/grants';
+import { grantCapability, revokeGrant } from '../../services/access/grants';
 import { asMember, asOwnerOfPathTenant } from '../middleware/identity';
 import {
   codeParam,
@@ -215,9 +215,7 @@ export function entitlementRoutes() {
       const db = c.get('deps').db;
       const actor = c.get('caller').userId;
       const level = c.req.valid('json').level;
-      const { grant: row, capability } = await db.transaction((tx) =>
-        setGrant(tx, { tenantId: t, userId: u, code, level, actor }),
-      );
+      const { grant: row, capability } = await grantCapability(db, { tenantId: t, userId: u, code, level, actor });
       const names = await userNames(db, [u]);
       return c.json(
         {

@@ -94,3 +94,29 @@ describe('membership-dependent writes racing a member removal', () => {
     await race(ctx, async (t) => () => api.put(`/api/tenants/${t.id}/members/m1/role`, t.asOwner, { role: 'tenant-admin' }), [204, 404]);
   });
 });
+
+describe('the database floor: grants and tenant-group memberships need the membership', () => {
+  const ctx = useTestApp();
+
+  it('refuses a grant or a tenant-group membership for a non-member, and removes both with the member', async () => {
+    const t = await seedTenant(ctx, { members: ['m1'], subscribe: ['PHONE'], grants: [{ user: 'm1', code: 'PHONE', level: 'read' }] });
+    const api = client(ctx);
+    await api.post(`/api/tenants/${t.id}/candidate-groups`, t.asOwner, { name: 'crew' });
+    await api.put(`/api/tenants/${t.id}/candidate-groups/crew/members/m1`, t.asOwner);
+    const db = ctx.db.db;
+    const grantGhost = await db
+      .execute(sql`insert into capability_grants (tenant_id, user_id, capability_code, level, granted_by)
+        values (${t.id}, 'ghost', 'PHONE', 'read', 'x')`)
+      .catch((e: { cause?: { code?: string } }) => e.cause?.code);
+    expect(grantGhost).toBe('23503');
+    const groupGhost = await db
+      .execute(sql`insert into group_members (group_id, user_id) values (${`role:${t.id}:crew`}, 'ghost')`)
+      .catch((e: { cause?: { code?: string } }) => e.cause?.code);
+    expect(groupGhost).toBe('23503');
+    // A writer cannot claim another tenant for the row: the trigger copies the group's.
+    await db.execute(sql`update group_members set tenant_id = 'elsewhere' where user_id = 'm1' and group_id = ${`role:${t.id}:crew`}`);
+    await db.execute(sql`delete from tenant_members where tenant_id = ${t.id} and user_id = 'm1'`);
+    expect(await db.execute(sql`select 1 from capability_grants where tenant_id = ${t.id} and user_id = 'm1'`)).toEqual([]);
+    expect(await db.execute(sql`select 1 from group_members where user_id = 'm1' and group_id = ${`role:${t.id}:crew`}`)).toEqual([]);
+  });
+});
