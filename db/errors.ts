@@ -46,5 +46,8 @@ export function errorWithoutValues(err: unknown, depth = 0): unknown {
   const fields = isPostgres || isDrizzle ? KEPT_FIELDS : Object.keys(source).filter((k) => k !== 'cause');
   for (const key of fields) if (source[key] !== undefined) copy[key] = source[key];
   if (source.cause !== undefined) copy.cause = errorWithoutValues(source.cause, depth + 1);
+  // Drizzle wraps the driver's error: its SQLSTATE and constraint go on the logged error itself.
+  const cause = copy.cause as Record<string, unknown> | undefined;
+  if (isDrizzle && cause) for (const key of KEPT_FIELDS) copy[key] ??= cause[key];
   return copy;
 }

@@ -1,0 +1,9 @@
+/**
+ * Personal data the fixtures send that must never reach a log line: test/log-scan fails the run
+ * when one of them appears in the suite's logs. Distinctive, so a match is never a coincidence.
+ */
+export const PII_SENTINELS = {
+  email: 'ottilie.sentinelle@pii-sentinel.example',
+  name: 'Ottilie Sentinelle-Quarz',
+  phone: '+493055501987',
+} as const;
