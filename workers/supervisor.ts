@@ -89,7 +89,7 @@ export class Supervisor {
     });
     state.child = child;
     state.startedAt = Date.now();
-    log.info({ pid: child.pid }, 'role started');
+    log.info({ childPid: child.pid }, 'role started');
     state.exited = new Promise((resolve) => {
       child.once('exit', (code, signal) => {
         resolve();
