@@ -7,3 +7,12 @@ export const PII_SENTINELS = {
   name: 'Ottilie Sentinelle-Quarz',
   phone: '+493055501987',
 } as const;
+
+/** Every value the log scan looks for: the sentinels and the customer numbers the phone tests call. */
+export const FIXTURE_PII: readonly string[] = [
+  ...Object.values(PII_SENTINELS),
+  '+14155550100',
+  '+14155550142',
+  '+14155550177',
+  '+14155550199',
+];
