@@ -208,7 +208,7 @@ export function entitlementRoutes() {
       summary: 'Set a grant; 409 when the tenant is not subscribed (owner or operator)',
       middleware: owner,
       request: { params: tuc, body: jsonBody(GrantBody) },
-      responses: { 200: jsonContent(Grant), ...problemResponses(400, 403, 404, 409, 422) },
+      responses: { 200: jsonContent(Grant), ...problemResponses(400, 403, 404, 409, 422, 503) },
     }),
     async (c) => {
       const { t, u, code } = c.req.valid('param');

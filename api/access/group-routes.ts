@@ -89,7 +89,7 @@ export function groupRoutes() {
         summary: method === 'put' ? 'Add a tenant member to a role group (idempotent)' : 'Remove a user from a role group',
         middleware: owner,
         request: { params: z.object({ t: tenantParam, g: groupParam, u: userParam }) },
-        responses: { 204: noContent, ...problemResponses(400, 403, 404, 422) },
+        responses: { 204: noContent, ...problemResponses(400, 403, 404, 422, 503) },
       }),
       async (c) => {
         const { t, g, u } = c.req.valid('param');

@@ -134,7 +134,7 @@ export function invitationRoutes() {
       },
       responses: {
         200: jsonContent(z.object({ tenantId: z.string(), role: z.enum(['member', 'tenant-admin']) })),
-        ...problemResponses(400, 404, 409, 410),
+        ...problemResponses(400, 404, 409, 410, 503),
       },
     }),
     async (c) => {

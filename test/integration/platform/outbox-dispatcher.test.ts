@@ -67,6 +67,7 @@ describe('outbox dispatcher', () => {
     }
   }
 
+  // 500 starts on a shared 2-core machine: the default 60 s is too tight under a full-suite load.
   it('500 rows, a dispatcher SIGKILLed mid-batch and two racing: every workflow started exactly once', async () => {
     const tenant = `race-${randomBytes(4).toString('hex')}`;
     const taskQueue = `tq-${tenant}`;
@@ -115,7 +116,7 @@ describe('outbox dispatcher', () => {
       const row = rows.find((r) => r.business_key === key)!;
       expect(row.process_instance_id, key).toBe((await client.workflow.getHandle(row.workflow_id).describe()).runId);
     }
-  });
+  }, 180_000);
 
   it('a row whose workflow was started just before a crash gets the run id of that execution on recovery', async () => {
     const tenant = `runid-${randomBytes(4).toString('hex')}`;
