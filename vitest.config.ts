@@ -27,6 +27,15 @@ export default defineConfig({
           fileParallelism: true,
         },
       },
+      {
+        test: {
+          // After the integration suite: its logs must hold none of the personal data it sent.
+          name: 'log-scan',
+          sequence: { groupOrder: 2 },
+          include: ['test/log-scan/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
     ],
   },
 });

@@ -149,6 +149,7 @@ export const errorCodes = {
   'renderer-unavailable': { status: 503, meaning: 'Headless Chromium could not be started or crashed during a render.' },
   'render-timed-out': { status: 503, meaning: 'A submission PDF render did not finish within `render.timeout-ms`.' },
   'storage-unavailable': { status: 503, meaning: 'Object storage is not configured or did not accept or return the bytes.' },
+  'write-contention': { status: 503, meaning: 'A write kept colliding with concurrent writes (deadlock or serialisation failure) after its bounded retries; retry after `Retry-After` seconds.' },
   'embed-key-missing': { status: 503, meaning: 'Embed tokens cannot be issued: the setting `forms.embed-key` is unset.' },
   'provider-timeout': { status: 504, meaning: 'The voice provider did not answer in time.' },
 } as const satisfies Record<string, ErrorCodeDef>;

@@ -125,6 +125,16 @@ export const settingDefs = {
   'dispatcher.batch-size': def(int(1, 1000), '50', 'Rows claimed per transaction.'),
   'dispatcher.max-attempts': def(int(1, 1000), '10', 'Start attempts before a row becomes FAILED.'),
   'dispatcher.backoff-ms': def(int(1, 3_600_000), '1000', 'First retry delay; doubles per attempt (capped at 10 min).'),
+  'supervisor.restart-backoff-ms': def(
+    int(10, 600_000),
+    '1000',
+    '`npm start`: delay before a crashed role (API, worker, dispatcher) is started again; doubles per crash in a row.',
+  ),
+  'supervisor.restart-max-backoff-ms': def(
+    int(10, 3_600_000),
+    '30000',
+    '`npm start`: the longest restart delay; a role that ran this long before crashing starts again at the first delay.',
+  ),
   // Phone (voice provider)
   'phone.provider-base-url': def(url, 'https://api.vapi.ai', 'Base URL of the voice provider REST API.'),
   'phone.provider-api-key': def(

@@ -1,17 +1,18 @@
-// `npm start`: the whole platform on one machine. Each part is embedded unless its URL is set
-// (DATABASE_URL, TEMPORAL_ADDRESS, S3_ENDPOINT); data persists under DATA_DIR (./.data).
+// `npm start`: the whole platform on one machine. Each server is embedded unless its URL is set
+// (DATABASE_URL, TEMPORAL_ADDRESS, S3_ENDPOINT); data persists under DATA_DIR (./.data). This
+// process holds the servers; the API, the worker and the dispatcher run as supervised child
+// processes (workers/supervisor.ts), each started again with backoff when it crashes.
 import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { migrateWithLock } from '../db/migrate';
-import { ensureBucket } from '../integrations/docstore/bucket';
-import { startApiNode } from './api-node';
+import { envName } from '../domain/settings';
 import { ConfigError, loadSettings } from './config';
 import { provideDevSecrets } from './dev-secrets';
 import { getFreePort, isPortOpen, startEmbeddedPostgres, startSeaweed, startTemporalDevServer, stopAllServers } from './embedded/index';
 import { createLogger } from './logger';
-import { connectRuntime, type Endpoints } from './runtime';
-import { ensureSearchAttributes } from './search-attributes';
+import type { Endpoints } from './runtime';
 import { onShutdown } from './shutdown';
-import { startWorkerProcess } from './worker-process';
+import { Supervisor } from './supervisor';
 
 let settings;
 try {
@@ -31,6 +32,7 @@ const log = (msg: string) => logger.info(msg);
 /** The conventional port when free (so CLIs find it), else any free one. */
 const preferPort = async (port: number) => ((await isPortOpen(port)) ? getFreePort() : port);
 
+// 1. Servers.
 let temporalUi: string | undefined;
 const [databaseUrl, temporalAddress, s3] = await Promise.all([
   (async () => {
@@ -63,32 +65,50 @@ const [databaseUrl, temporalAddress, s3] = await Promise.all([
   })(),
 ]);
 
+// 2. Migrations, once, before any role starts (the API node repeats the check under the lock).
 await migrateWithLock(databaseUrl);
-const runtime = await connectRuntime(settings, { databaseUrl, temporalAddress, s3 }, logger);
-// On the runtime's own connections; the embedded Temporal registers its search attributes itself.
-if (settings['temporal.address']) await ensureSearchAttributes(runtime.temporalConnection, settings['temporal.namespace']);
-await ensureBucket(runtime.s3, settings['s3.bucket']);
-const server = await startApiNode(settings, runtime, logger);
-const worker = await startWorkerProcess(settings, runtime, temporalAddress, logger);
 
-const api = `http://localhost:${server.port}`;
+// 3. URLs. A port of 0 is chosen here, so the API keeps it across restarts and it can be printed.
+const port = settings.port === 0 ? await getFreePort() : settings.port;
+const api = `http://localhost:${port}`;
 process.stdout.write(
   [
     '',
-    'Tenant capability platform is up:',
+    'Tenant capability platform is starting:',
     `  API              ${api}`,
     `  API docs         ${api}/docs   (OpenAPI: ${api}/openapi.json)`,
     `  Temporal Web UI  ${temporalUi ?? '(external Temporal: use its own UI)'}`,
     `  Readiness        ${api}/health/ready`,
-    'Press Ctrl-C to stop every part.',
+    'The API, the worker and the dispatcher are restarted when they crash. Press Ctrl-C to stop every part.',
     '',
   ].join('\n'),
 );
 
+// 4. Roles, each in its own supervised process, given the servers' URLs.
+const entry = (file: string) => fileURLToPath(new URL(file, import.meta.url));
+const supervisor = new Supervisor({
+  roles: [
+    { name: 'api', entry: entry('./api.ts') },
+    { name: 'worker', entry: entry('./worker.ts'), env: { [envName('dispatcher.enabled')]: 'false' } },
+    ...(settings['dispatcher.enabled'] ? [{ name: 'dispatcher', entry: entry('./dispatcher-node.ts') }] : []),
+  ],
+  env: {
+    ...process.env,
+    [envName('database.url')]: databaseUrl,
+    [envName('temporal.address')]: temporalAddress,
+    [envName('s3.endpoint')]: s3.endpoint,
+    [envName('s3.access-key-id')]: s3.accessKeyId,
+    [envName('s3.secret-access-key')]: s3.secretAccessKey,
+    [envName('port')]: String(port),
+  },
+  logger,
+  backoffMs: settings['supervisor.restart-backoff-ms'],
+  maxBackoffMs: settings['supervisor.restart-max-backoff-ms'],
+});
+supervisor.start();
+
 onShutdown(logger, async () => {
-  // Every step runs even if an earlier one fails: embedded servers must never be orphaned.
-  for (const step of [() => server.stop(), () => worker.stop(), () => runtime.close()]) {
-    await step().catch((err) => logger.error({ err }, 'shutdown step failed'));
-  }
+  // Roles first, then the servers they use; embedded servers must never be orphaned.
+  await supervisor.stop().catch((err) => logger.error({ err }, 'stopping the roles failed'));
   await stopAllServers();
 });

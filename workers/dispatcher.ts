@@ -17,7 +17,10 @@ export interface SignalSender {
 export interface DispatcherOptions {
   database: Database;
   logger: Logger;
-  /** Starts one workflow; resolves to its run id, or null when it had already been started. */
+  /**
+   * Starts one workflow; resolves to the run id of its first execution, also when it had already
+   * been started (a repeat after a crash between the start and the commit of the row).
+   */
   startWorkflow: (row: OutboxRow) => Promise<string | null>;
   /** Delivers signal rows; without it they stay QUEUED and count failed attempts. */
   signals?: SignalSender;
@@ -34,9 +37,12 @@ const searchAttributes = (row: OutboxRow) => [
   { key: BusinessKeyKey, value: row.businessKey },
 ];
 
-/** The production start: workflow id from the business key, duplicate ids refused even after completion. */
+/**
+ * The production start: workflow id from the business key, duplicate ids refused even after
+ * completion. A repeat reads the existing execution's first run id, so the row keeps it.
+ */
 export function temporalStarter(client: Client, defaultTaskQueue: string) {
-  return async (row: OutboxRow): Promise<string | null> => {
+  return async (row: OutboxRow): Promise<string> => {
     try {
       const handle = await client.workflow.start(row.workflowType!, {
         taskQueue: row.taskQueue ?? defaultTaskQueue,
@@ -47,8 +53,10 @@ export function temporalStarter(client: Client, defaultTaskQueue: string) {
       });
       return handle.firstExecutionRunId;
     } catch (err) {
-      if (err instanceof WorkflowExecutionAlreadyStartedError) return null;
-      throw err;
+      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+      const existing = await client.workflow.getHandle(row.workflowId).describe();
+      // The chain's first run, as `firstExecutionRunId` names it, even after a continue-as-new.
+      return existing.raw.workflowExecutionInfo?.firstRunId || existing.runId;
     }
   };
 }

@@ -1,9 +1,14 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
+import { errorWithoutValues } from '../db/errors';
 import type { Settings } from '../domain/settings';
 
+/** Errors are logged with their statement and SQLSTATE, never the values a query carried. */
+const serializeError = (err: unknown) => pino.stdSerializers.err(errorWithoutValues(err) as Error);
+
 /**
- * JSON logs; anything that could hold a secret is redacted by path before it is written.
- * `destination` lets tests capture exactly what production would write.
+ * JSON logs; anything that could hold a secret is redacted by path before it is written, and
+ * errors (`err`, `error`) lose the query values they carry (personal data). `destination` lets
+ * tests capture exactly what production would write.
  */
 export function createLogger(
   settings: Pick<Settings, 'log.level'>,
@@ -13,6 +18,7 @@ export function createLogger(
   const options = {
     name,
     level: settings['log.level'],
+    serializers: { err: serializeError, error: serializeError },
     redact: {
       paths: [
         'apiKey',

@@ -10,7 +10,7 @@ import {
 } from '../../db/queries/entitlements';
 import { userNames } from '../../db/queries/membership';
 import { conflict, notFound } from '../../domain/errors';
-import { revokeGrant, setGrant } from '../../services/access/grants';
+import { grantCapability, revokeGrant } from '../../services/access/grants';
 import { asMember, asOwnerOfPathTenant } from '../middleware/identity';
 import {
   codeParam,
@@ -208,16 +208,14 @@ export function entitlementRoutes() {
       summary: 'Set a grant; 409 when the tenant is not subscribed (owner or operator)',
       middleware: owner,
       request: { params: tuc, body: jsonBody(GrantBody) },
-      responses: { 200: jsonContent(Grant), ...problemResponses(400, 403, 404, 409, 422) },
+      responses: { 200: jsonContent(Grant), ...problemResponses(400, 403, 404, 409, 422, 503) },
     }),
     async (c) => {
       const { t, u, code } = c.req.valid('param');
       const db = c.get('deps').db;
       const actor = c.get('caller').userId;
       const level = c.req.valid('json').level;
-      const { grant: row, capability } = await db.transaction((tx) =>
-        setGrant(tx, { tenantId: t, userId: u, code, level, actor }),
-      );
+      const { grant: row, capability } = await grantCapability(db, { tenantId: t, userId: u, code, level, actor });
       const names = await userNames(db, [u]);
       return c.json(
         {

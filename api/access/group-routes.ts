@@ -1,9 +1,9 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { addGroupMember, removeGroupMember } from '../../db/queries/membership';
-import { getMember, getRoleGroup, insertRoleGroup, listGroupMembers, listRoleGroups } from '../../db/queries/tenants';
+import { removeGroupMember } from '../../db/queries/membership';
+import { getRoleGroup, insertRoleGroup, listGroupMembers, listRoleGroups } from '../../db/queries/tenants';
 import { roleGroupId } from '../../domain/access/groups';
-import { requireMember } from '../../domain/access/members';
 import { conflict, notFound } from '../../domain/errors';
+import { addToRoleGroup } from '../../services/access/groups';
 import { asOwnerOfPathTenant } from '../middleware/identity';
 import {
   createRouter,
@@ -89,16 +89,16 @@ export function groupRoutes() {
         summary: method === 'put' ? 'Add a tenant member to a role group (idempotent)' : 'Remove a user from a role group',
         middleware: owner,
         request: { params: z.object({ t: tenantParam, g: groupParam, u: userParam }) },
-        responses: { 204: noContent, ...problemResponses(400, 403, 404, 422) },
+        responses: { 204: noContent, ...problemResponses(400, 403, 404, 422, 503) },
       }),
       async (c) => {
         const { t, g, u } = c.req.valid('param');
         const db = c.get('deps').db;
         const id = roleGroupId(t, g);
-        if (!(await getRoleGroup(db, t, id))) throw notFound('Group', 'group-not-found');
         if (method === 'put') {
-          requireMember(await getMember(db, t, u), u);
-          await addGroupMember(db, id, u);
+          await addToRoleGroup(db, t, id, u);
+        } else if (!(await getRoleGroup(db, t, id))) {
+          throw notFound('Group', 'group-not-found');
         } else if (!(await removeGroupMember(db, id, u))) {
           throw notFound('Group member', 'group-member-not-found');
         }

@@ -2,17 +2,14 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { createHash, randomBytes } from 'node:crypto';
 import { insertAudit } from '../../db/queries/access-audit';
 import {
-  consumeInvitation,
   findInvitationByHash,
   insertInvitation,
   listInvitations,
   revokeInvitation,
   type InvitationRow,
 } from '../../db/queries/invitations';
-import { addGroupMember } from '../../db/queries/membership';
-import { insertMember } from '../../db/queries/tenants';
-import { ownerGroupId } from '../../domain/access/groups';
 import { AppError, conflict, notFound } from '../../domain/errors';
+import { acceptInvitation } from '../../services/access/invitations';
 import { asOwnerOfPathTenant, userIdentity } from '../middleware/identity';
 import {
   createRouter,
@@ -137,7 +134,7 @@ export function invitationRoutes() {
       },
       responses: {
         200: jsonContent(z.object({ tenantId: z.string(), role: z.enum(['member', 'tenant-admin']) })),
-        ...problemResponses(400, 404, 409, 410),
+        ...problemResponses(400, 404, 409, 410, 503),
       },
     }),
     async (c) => {
@@ -149,16 +146,7 @@ export function invitationRoutes() {
       if (found.expiresAt <= now(c.get('deps'))) {
         throw new AppError('invitation-expired', 'This invitation has expired');
       }
-      await db.transaction(async (tx) => {
-        const consumed = await consumeInvitation(tx, found.id, userId);
-        if (!consumed) throw conflict('invitation-used', 'This invitation has already been used');
-        const t = found.tenantId;
-        await insertMember(tx, t, userId, found.role, found.createdBy);
-        await insertAudit(tx, { tenantId: t, actor: userId, action: 'invitation.accept', subjectUserId: userId, detail: { invitationId: found.id } });
-        if (found.role === 'tenant-admin' && (await addGroupMember(tx, ownerGroupId(t), userId))) {
-          await insertAudit(tx, { tenantId: t, actor: found.createdBy, action: 'owner.grant', subjectUserId: userId, detail: { via: 'invitation' } });
-        }
-      });
+      await acceptInvitation(db, found, userId);
       return c.json({ tenantId: found.tenantId, role: found.role }, 200);
     },
   );

@@ -134,7 +134,7 @@ export function requestRoutes() {
         params: idParams,
         body: { required: false, content: { 'application/json': { schema: ApproveBody } } },
       },
-      responses: { 200: jsonContent(AccessRequest), ...problemResponses(400, 403, 404, 409, 422) },
+      responses: { 200: jsonContent(AccessRequest), ...problemResponses(400, 403, 404, 409, 422, 503) },
     }),
     async (c) => {
       const db = c.get('deps').db;

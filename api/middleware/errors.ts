@@ -1,6 +1,8 @@
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { isTransientConflict } from '../../db/errors';
+import { CONTENTION_RETRY_AFTER_SECONDS } from '../../db/transaction-retry';
 import { statusOf, type ErrorCode, type ErrorStatus } from '../../domain/error-codes';
 import { AppError } from '../../domain/errors';
 import type { AppEnv } from '../env';
@@ -74,6 +76,13 @@ export const onError: ErrorHandler<AppEnv> = (err, c) => {
   // @hono/zod-openapi refuses a body of another media type than the route declares.
   if (err instanceof HTTPException && err.status === 415) {
     return problem(c, 'unsupported-media-type', 'The body must be application/json');
+  }
+  // A deadlock or serialisation failure outside withTransactionRetry: the caller may simply retry.
+  if (isTransientConflict(err)) {
+    c.header('Retry-After', String(CONTENTION_RETRY_AFTER_SECONDS));
+    return problem(c, 'write-contention', 'The write collided with a concurrent write; try again', {
+      retryAfterSeconds: CONTENTION_RETRY_AFTER_SECONDS,
+    });
   }
   const log = c.get('log');
   (log ?? console).error({ err }, 'unhandled error');

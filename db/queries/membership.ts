@@ -55,9 +55,13 @@ export async function countGroupMembers(db: DbOrTx, groupId: string) {
   return rows[0]?.n ?? 0;
 }
 
-/** Serialises ownership changes of one tenant (last-owner guard under concurrency). */
+/**
+ * The tenant lock: the first lock of every membership-dependent write and of member removal, so
+ * they run one after another per tenant (docs/access.md, Concurrency). NO KEY UPDATE: it does not
+ * block the key-share locks that inserts referencing the tenant take.
+ */
 export async function lockTenant(tx: DbOrTx, tenantId: string) {
-  const rows = await tx.execute(sql`select id from ${tenants} where id = ${tenantId} for update`);
+  const rows = await tx.execute(sql`select id from ${tenants} where id = ${tenantId} for no key update`);
   return rows.length > 0;
 }
 

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigserial,
+  foreignKey,
   index,
   jsonb,
   pgTable,
@@ -65,9 +66,22 @@ export const groupMembers = pgTable(
       .notNull()
       .references(() => groups.id, { onDelete: 'cascade' }),
     userId: text('user_id').notNull(),
+    /**
+     * The group's tenant, copied from `groups` by a trigger (null for global groups), so a tenant
+     * group's member must be a member of that tenant and leaves the group when they leave it.
+     */
+    tenantId: text('tenant_id'),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.groupId, t.userId] })],
+  (t) => [
+    primaryKey({ columns: [t.groupId, t.userId] }),
+    index('group_members_membership_idx').on(t.tenantId, t.userId),
+    foreignKey({
+      name: 'group_members_membership_fk',
+      columns: [t.tenantId, t.userId],
+      foreignColumns: [tenantMembers.tenantId, tenantMembers.userId],
+    }).onDelete('cascade'),
+  ],
 );
 
 export const capabilities = pgTable('capabilities', {
@@ -111,7 +125,15 @@ export const capabilityGrants = pgTable(
     grantedBy: text('granted_by').notNull(),
     grantedAt: timestamp('granted_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.tenantId, t.userId, t.capabilityCode] })],
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.userId, t.capabilityCode] }),
+    // A grant exists only on a membership: removing the member removes it, whatever raced.
+    foreignKey({
+      name: 'capability_grants_membership_fk',
+      columns: [t.tenantId, t.userId],
+      foreignColumns: [tenantMembers.tenantId, tenantMembers.userId],
+    }).onDelete('cascade'),
+  ],
 );
 
 export const accessRequests = pgTable(

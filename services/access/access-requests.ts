@@ -7,6 +7,8 @@ import {
 } from '../../db/queries/access-requests';
 import { getCapability } from '../../db/queries/catalog';
 import { getGrant, getSubscription } from '../../db/queries/entitlements';
+import { lockTenant } from '../../db/queries/membership';
+import { withTransactionRetry } from '../../db/transaction-retry';
 import { levelCovers, type Level } from '../../domain/access/levels';
 import { AppError, conflict, forbidden, notFound } from '../../domain/errors';
 import { setGrant } from './grants';
@@ -70,10 +72,14 @@ async function loadForDecision(db: Db, caller: RequestActor, id: string) {
   return row;
 }
 
-/** Approve: the request flips and the grant is set in one transaction, via the direct-grant path. */
+/**
+ * Approve: the request flips and the grant is set in one transaction, via the direct-grant path.
+ * The tenant lock comes before the request's row lock, in the order member removal takes them.
+ */
 export async function approveAccessRequest(db: Db, caller: RequestActor, id: string, level?: Level) {
   const row = await loadForDecision(db, caller, id);
-  return db.transaction(async (tx) => {
+  return withTransactionRetry(db, async (tx) => {
+    await lockTenant(tx, caller.tenantId);
     const granted = level ?? row.requestedLevel;
     const decided = await decideAccessRequest(tx, caller.tenantId, id, {
       status: 'APPROVED',
@@ -103,7 +109,7 @@ export async function approveAccessRequest(db: Db, caller: RequestActor, id: str
 
 export async function denyAccessRequest(db: Db, caller: RequestActor, id: string, decisionNote?: string) {
   const row = await loadForDecision(db, caller, id);
-  return db.transaction(async (tx) => {
+  return withTransactionRetry(db, async (tx) => {
     const decided = await decideAccessRequest(tx, caller.tenantId, id, {
       status: 'DENIED',
       decidedBy: caller.userId,

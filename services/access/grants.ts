@@ -2,7 +2,9 @@ import type { Db, DbOrTx, Tx } from '../../db/client';
 import { insertAudit } from '../../db/queries/access-audit';
 import { getCapability } from '../../db/queries/catalog';
 import { deleteGrant, deleteUserGrants, getSubscription, upsertGrant } from '../../db/queries/entitlements';
+import { lockTenant } from '../../db/queries/membership';
 import { getMember } from '../../db/queries/tenants';
+import { withTransactionRetry } from '../../db/transaction-retry';
 import type { Level } from '../../domain/access/levels';
 import { requireMember } from '../../domain/access/members';
 import { conflict, notFound } from '../../domain/errors';
@@ -20,8 +22,10 @@ export interface GrantInput {
 /**
  * The one path that sets a grant: direct grants and approvals both come through here.
  * 404 unknown capability, 409 tenant not subscribed (ACTIVE), 422 target not a member.
+ * Takes the tenant lock before reading the membership (docs/access.md, Concurrency).
  */
 export async function setGrant(tx: DbOrTx, g: GrantInput) {
+  await lockTenant(tx, g.tenantId);
   const capability = await getCapability(tx, g.code);
   if (!capability) throw notFound(`Capability ${g.code}`, 'capability-not-found');
   const subscription = await getSubscription(tx, g.tenantId, g.code);
@@ -41,8 +45,11 @@ export async function setGrant(tx: DbOrTx, g: GrantInput) {
   return { grant, capability };
 }
 
+/** A direct grant, in its own transaction. */
+export const grantCapability = (db: Db, g: GrantInput) => withTransactionRetry(db, (tx) => setGrant(tx, g));
+
 export async function revokeGrant(db: Db, tenantId: string, userId: string, code: string, actor: string) {
-  return db.transaction(async (tx) => {
+  return withTransactionRetry(db, async (tx) => {
     const removed = await deleteGrant(tx, tenantId, userId, code);
     if (!removed) throw notFound(`Grant of ${code} to ${userId}`, 'grant-not-found');
     await insertAudit(tx, {

@@ -10,6 +10,7 @@ import {
   setMemberRole,
   type MemberRole,
 } from '../../db/queries/tenants';
+import { withTransactionRetry } from '../../db/transaction-retry';
 import { ownerGroupId } from '../../domain/access/groups';
 import { refuseApiClient } from '../../domain/access/members';
 import { notFound } from '../../domain/errors';
@@ -26,8 +27,9 @@ export async function addMember(db: Db, tenantId: string, userId: string, actor:
   });
 }
 
+/** Under the tenant lock: every write that needs the membership runs wholly before or after this. */
 export async function removeMember(db: Db, tenantId: string, userId: string, actor: string) {
-  await db.transaction(async (tx) => {
+  await withTransactionRetry(db, async (tx) => {
     await lockTenant(tx, tenantId);
     if (!(await getMember(tx, tenantId, userId))) throw notFound('Member', 'member-not-found');
     await dropOwnership(tx, tenantId, userId, actor);
@@ -41,7 +43,7 @@ export async function removeMember(db: Db, tenantId: string, userId: string, act
 
 /** Rule 4: promotion to tenant-admin and the owner:<t> binding move together. */
 export async function setRole(db: Db, tenantId: string, userId: string, role: MemberRole, actor: string) {
-  await db.transaction(async (tx) => {
+  await withTransactionRetry(db, async (tx) => {
     await lockTenant(tx, tenantId);
     const member = await getMember(tx, tenantId, userId);
     if (!member) throw notFound('Member', 'member-not-found');

@@ -8,6 +8,7 @@ import {
   removeGroupMember,
 } from '../../db/queries/membership';
 import { getMember, insertMember, setMemberRole } from '../../db/queries/tenants';
+import { withTransactionRetry } from '../../db/transaction-retry';
 import { ownerGroupId } from '../../domain/access/groups';
 import { refuseApiClient } from '../../domain/access/members';
 import { conflict, notFound } from '../../domain/errors';
@@ -26,7 +27,7 @@ export async function dropOwnership(tx: Tx, tenantId: string, userId: string, ac
 
 /** Grant co-ownership (rule 3); the new owner becomes a member and tenant-admin (rule 4). */
 export async function grantOwnership(db: Db, tenantId: string, userId: string, actor: string) {
-  await db.transaction(async (tx) => {
+  await withTransactionRetry(db, async (tx) => {
     await lockTenant(tx, tenantId);
     const member = await getMember(tx, tenantId, userId);
     refuseApiClient(member);
@@ -43,7 +44,7 @@ export async function grantOwnership(db: Db, tenantId: string, userId: string, a
 }
 
 export async function revokeOwnership(db: Db, tenantId: string, userId: string, actor: string) {
-  await db.transaction(async (tx) => {
+  await withTransactionRetry(db, async (tx) => {
     await lockTenant(tx, tenantId);
     if (!(await dropOwnership(tx, tenantId, userId, actor))) throw notFound('Owner', 'owner-not-found');
     await setMemberRole(tx, tenantId, userId, 'member');

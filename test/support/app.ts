@@ -6,6 +6,7 @@ import { createListeningAccessCache } from '../../workers/access-cache-listener'
 import { bootstrapAccess } from '../../workers/bootstrap';
 import { loadSettings, type Settings } from '../../workers/config';
 import { createTestDatabase, type TestDatabase } from './db';
+import { suiteLogger } from './suite-log';
 
 export const OPERATOR = 'op-root';
 export const INTERNAL_KEY = 'test-internal-key-0123456789';
@@ -45,7 +46,8 @@ export function useTestApp(overrides: Partial<Settings> & { deps?: Partial<AppDe
     ctx.deps = {
       db: ctx.db.db,
       settings: ctx.settings,
-      logger: pino({ level: 'silent' }),
+      // Into the suite log, which test/log-scan searches for personal data after the run.
+      logger: suiteLogger(),
       readiness: {},
       accessCache: access.cache,
       ...extraDeps,

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import { client, OPERATOR, type TestContext, type Who } from './app';
+import { PII_SENTINELS } from './pii-sentinels';
 
 let counter = 0;
 export const uniqueId = (prefix: string) => `${prefix}-${process.pid}-${++counter}`;
@@ -18,7 +19,7 @@ export async function seedTenant(
   const api = client(ctx);
   const id = opts.id ?? uniqueId('t');
   const owner = opts.owner ?? `${id}-owner`;
-  const created = await api.post('/api/tenants', { user: owner, name: `Owner ${owner}` }, { id, name: `Tenant ${id}` });
+  const created = await api.post('/api/tenants', { user: owner, name: `Owner ${owner}`, email: PII_SENTINELS.email }, { id, name: `Tenant ${id}` });
   expect(created.status, created.text).toBe(201);
   const asOwner: Who = { user: owner, tenant: id };
   for (const m of opts.members ?? []) {

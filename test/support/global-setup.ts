@@ -12,6 +12,7 @@ import { startEmbeddedPostgres } from '../../workers/embedded/postgres';
 import { startSeaweed } from '../../workers/embedded/seaweed';
 import { startTemporalDevServer } from '../../workers/embedded/temporal';
 import { TEMPLATE_DB, type S3Target } from './servers';
+import { SUITE_LOG_DIR } from './suite-log';
 
 /**
  * Starts PostgreSQL, the Temporal dev server and S3 once per test run, unless the environment
@@ -21,6 +22,8 @@ import { TEMPLATE_DB, type S3Target } from './servers';
 export default async function setup(project: TestProject) {
   const settings = loadSettings();
   const root = await mkdtemp(join(tmpdir(), 'platform-test-'));
+  // The suite log holds this run only: test/log-scan reads it after the integration tests.
+  await rm(SUITE_LOG_DIR, { recursive: true, force: true });
   const stops: Array<() => Promise<void>> = [];
   const log = (m: string) => process.stderr.write(`[test-servers] ${m}\n`);
 

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import type pino from 'pino';
 import { createLogger } from '../../workers/logger';
+import { suiteLogDestination } from './suite-log';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { AppDeps } from '../../api/deps';
 import { getPhoneCall } from '../../db/queries/phone';
@@ -21,6 +22,7 @@ export function captureLogger(level: pino.Level = 'debug') {
   const stream = new Writable({
     write(chunk, _enc, done) {
       lines.push(String(chunk));
+      suiteLogDestination().write(String(chunk));
       done();
     },
   });

@@ -1,0 +1,4 @@
+ALTER TABLE "group_members" ADD COLUMN "tenant_id" text;--> statement-breakpoint
+ALTER TABLE "capability_grants" ADD CONSTRAINT "capability_grants_membership_fk" FOREIGN KEY ("tenant_id","user_id") REFERENCES "public"."tenant_members"("tenant_id","user_id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "group_members" ADD CONSTRAINT "group_members_membership_fk" FOREIGN KEY ("tenant_id","user_id") REFERENCES "public"."tenant_members"("tenant_id","user_id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "group_members_membership_idx" ON "group_members" USING btree ("tenant_id","user_id");

@@ -1,0 +1,28 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface Leak {
+  file: string;
+  line: number;
+  sentinel: string;
+}
+
+/** Every occurrence of a sentinel value in log text, by line. */
+export function findLeaks(text: string, sentinels: readonly string[], file = '(text)'): Leak[] {
+  const leaks: Leak[] = [];
+  text.split('\n').forEach((line, i) => {
+    for (const sentinel of sentinels) if (line.includes(sentinel)) leaks.push({ file, line: i + 1, sentinel });
+  });
+  return leaks;
+}
+
+/** The `.ndjson` files of a log directory with their text; none when it does not exist. */
+export function readLogFiles(dir: string): Array<{ file: string; text: string }> {
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith('.ndjson'));
+  } catch {
+    return [];
+  }
+  return names.map((n) => ({ file: n, text: readFileSync(join(dir, n), 'utf8') }));
+}

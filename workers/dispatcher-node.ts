@@ -1,0 +1,17 @@
+// The outbox dispatcher alone, as `npm start` supervises it beside the worker; given only URLs.
+import { loadSettings } from './config';
+import { createLogger } from './logger';
+import { connectRuntime, endpointsFromSettings } from './runtime';
+import { onShutdown } from './shutdown';
+import { createDispatcher } from './worker-process';
+
+const settings = loadSettings();
+const logger = createLogger(settings, 'dispatcher');
+const runtime = await connectRuntime(settings, endpointsFromSettings(settings), logger);
+const dispatcher = createDispatcher(settings, runtime.database, runtime, logger);
+await dispatcher.start();
+logger.info({ capabilities: settings['dispatcher.capabilities'] }, 'dispatcher started');
+onShutdown(logger, async () => {
+  await dispatcher.stop();
+  await runtime.close();
+});
