@@ -1,6 +1,6 @@
 // What a source PDF must be before it is stored (geometry rule 2): parsable, not encrypted, with
 // pages, none of them rotated. pdf-lib reads it whole; the upload route bounds its size first.
-import { EncryptedPDFError, PDFDocument } from 'pdf-lib';
+import { PDFDocument } from 'pdf-lib';
 import { badRequest } from '../../domain/errors';
 
 const PDF_MAGIC = Buffer.from('%PDF-');
@@ -12,16 +12,18 @@ export async function inspectSourcePdf(bytes: Uint8Array): Promise<{ pageCount: 
   if (Buffer.from(bytes.subarray(0, 1024 + PDF_MAGIC.length)).indexOf(PDF_MAGIC) < 0) throw invalid('The file is not a PDF');
   let doc: PDFDocument;
   try {
-    doc = await PDFDocument.load(bytes, { updateMetadata: false, throwOnInvalidObject: true });
+    // Loaded with encryption ignored and judged below: pdf-lib's own error class does not survive
+    // its ES5 build (instanceof fails), the flag does.
+    doc = await PDFDocument.load(bytes, { updateMetadata: false, throwOnInvalidObject: true, ignoreEncryption: true });
   } catch (err) {
-    if (err instanceof EncryptedPDFError) throw invalid('Encrypted PDFs are not supported: upload one without a password or permissions');
     throw invalid(`The PDF cannot be parsed: ${(err as Error).message.slice(0, 200)}`);
   }
+  if (doc.isEncrypted) throw invalid('Encrypted PDFs are not supported: upload one without a password or permissions');
   let pages;
   try {
     pages = doc.getPages();
-  } catch (err) {
-    throw invalid(`The PDF's page tree cannot be read: ${(err as Error).message.slice(0, 200)}`);
+  } catch {
+    throw invalid('The PDF has no readable page tree');
   }
   if (pages.length === 0) throw invalid('The PDF has no pages');
   pages.forEach((page, i) => {
