@@ -99,13 +99,12 @@ export function sourceDocumentRoutes(rt: DocumentsRuntime) {
     if (!param.success) throw validationFailed('param', param.error.issues);
     const { id } = param.data;
     const { deps, actor } = actorOf(c);
-    const file = await readPdfPart(c);
     const { uploaded } = await uploadSourceDocument(
-      { definitions: deps, store: rt.storeDeps(rt.requireStore(), c.get('log')) },
+      { definitions: deps, store: () => rt.storeDeps(rt.requireStore(), c.get('log')) },
       registryCaller(c),
       actor,
       id,
-      file,
+      () => readPdfPart(c),
     );
     return c.json(uploaded, 201);
   });

@@ -26,18 +26,21 @@ export interface SourceFile {
 }
 
 export async function uploadSourceDocument(
-  deps: { definitions: DefinitionDeps; store: StoreDocumentDeps },
+  deps: { definitions: DefinitionDeps; store: () => StoreDocumentDeps },
   caller: UserCaller,
   actor: Actor,
   id: string,
-  file: SourceFile,
+  /** Reads the request's file; called once the definition is known to exist and to be editable by the caller. */
+  readFile: () => Promise<SourceFile>,
 ): Promise<{ uploaded: UploadedDocument; definition: RowOf<typeof signatureDefinitions> }> {
   // Refused before any byte is stored: an unknown definition, another user's fresh lock, a bad PDF.
   assertMayEdit(await getDefinition(deps.definitions, cap, actor, id), editorOf(deps.definitions, cap, actor));
+  const file = await readFile();
   const { pageCount } = await inspectSourcePdf(file.bytes);
   const processRef = sourceProcessRef(id);
-  await deps.store.registry.processStarted(caller, { processRef, processInstanceId: id });
-  const doc = await storeDocument(deps.store, caller, {
+  const store = deps.store();
+  await store.registry.processStarted(caller, { processRef, processInstanceId: id });
+  const doc = await storeDocument(store, caller, {
     processRef,
     kind: 'SIGNATURE_ATTACHMENT',
     capability: 'SIGNATURES',
