@@ -106,12 +106,18 @@ export function definitionQueries<D extends DefinitionsTable>(tables: Definition
       return rows[0] as Row;
     },
 
-    /** Optimistic lock: applies only while the row still has `expectedVersion`; null means someone else won. */
-    async update(db: DbOrTx, p: { tenantId: string; id: string; expectedVersion: number; changes: DefinitionChangeSet }): Promise<Row | null> {
+    /**
+     * Optimistic lock: applies only while the row still has `expectedVersion`; null means someone
+     * else won. Live rows only, unless `deleted` (undoing a soft delete).
+     */
+    async update(
+      db: DbOrTx,
+      p: { tenantId: string; id: string; expectedVersion: number; changes: DefinitionChangeSet; deleted?: boolean },
+    ): Promise<Row | null> {
       const rows = await db
         .update(defs)
         .set({ ...p.changes, version: sql`${defs.version} + 1`, updatedAt: sql`now()` })
-        .where(and(eq(defs.tenantId, p.tenantId), eq(defs.id, p.id), eq(defs.version, p.expectedVersion), live))
+        .where(and(eq(defs.tenantId, p.tenantId), eq(defs.id, p.id), eq(defs.version, p.expectedVersion), p.deleted ? undefined : live))
         .returning();
       return (rows[0] as Row | undefined) ?? null;
     },

@@ -15,6 +15,7 @@ export const AUDIT_ACTIONS = [
   'cloned',
   'deleted',
   'renamed',
+  'undeleted',
   // A hard purge: the definition and its versions are gone, the trail stays.
   'purged',
   // Forms only: an embed token rotation (services/forms/embed-tokens.ts).

@@ -32,7 +32,7 @@ export interface DefinitionChanges {
   lockedAt?: Date | null;
   draftSchema?: unknown;
   lastTestedAt?: Date;
-  deletedAt?: Date;
+  deletedAt?: Date | null;
 }
 
 export interface Step {
@@ -143,6 +143,12 @@ export function decideDiscard(d: DefinitionFacts, editor: Editor, latest: Versio
 export function decideRename(d: DefinitionFacts & { name: string }, name: string): Step | null {
   if (d.name === name) return null;
   return step({ name }, 'renamed', { from: d.name, to: name });
+}
+
+/** Undoes a soft delete (the code is still the definition's); a live definition has nothing to undo. */
+export function decideUndelete(d: DefinitionFacts & { deletedAt: Date | null }): Step | null {
+  if (!d.deletedAt) return null;
+  return step({ deletedAt: null }, 'undeleted', { deletedAt: d.deletedAt.toISOString() });
 }
 
 /**

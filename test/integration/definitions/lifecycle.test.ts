@@ -149,6 +149,17 @@ describe.each(LIFECYCLE_CAPABILITIES)('$code definitions on the shared lifecycle
     expect(await actions(editor, d.id)).toEqual(['created', 'checked_out', 'renamed']);
   });
 
+  it('POST /{id}/restore undoes a soft delete; on a live definition it changes nothing', async () => {
+    const d = await withVersions(1);
+    expect((await api.del(`${base}/${d.id}`, editor)).status).toBe(204);
+    expectProblem(await api.get(`${base}/by-code/${d.code}`, editor), 404, 'definition-not-found');
+    const back = await ok(step(other, d.id, 'restore'));
+    expect(back).toMatchObject({ id: d.id, code: d.code, status: d.status, draftSchema: cap.valid(1) });
+    expect((await ok(step(other, d.id, 'restore'))).version).toBe(back.version);
+    expect((await ok(api.get(`${base}/${d.id}/versions`, editor))).length).toBe(1);
+    expect((await actions(editor, d.id)).slice(-2)).toEqual(['deleted', 'undeleted']);
+  });
+
   it('soft delete hides the definition (404) but keeps its trail; the hard purge removes it and its versions for good', async () => {
     const d = await withVersions(2);
     expect((await api.del(`${base}/${d.id}`, editor)).status).toBe(204);
@@ -159,6 +170,7 @@ describe.each(LIFECYCLE_CAPABILITIES)('$code definitions on the shared lifecycle
     expect(await count(cap.tables.versions, d.id)).toBe(0);
     expect(await actions(editor, d.id)).toEqual(['created', 'saved', 'checked_in', 'saved', 'checked_in', 'deleted', 'purged']);
     expectProblem(await api.del(`${base}/${d.id}/purge`, editor), 404, 'definition-not-found');
+    expectProblem(await step(editor, d.id, 'restore'), 404, 'definition-not-found');
 
     const live = await withVersions(1);
     await ok(step(other, live.id, 'checkout'));
@@ -187,7 +199,7 @@ describe.each(LIFECYCLE_CAPABILITIES)('$code definitions on the shared lifecycle
     const routes = Object.entries(doc.paths)
       .filter(([path]) => path.startsWith(`${base}/{id}`))
       .flatMap(([path, ops]) => Object.keys(ops).map((method) => ({ method, path })));
-    expect(routes.map((r) => `${r.method} ${r.path.slice(base.length)}`)).toEqual(expect.arrayContaining(['patch /{id}', 'delete /{id}/purge', 'get /{id}/audit']));
+    expect(routes.map((r) => `${r.method} ${r.path.slice(base.length)}`)).toEqual(expect.arrayContaining(['patch /{id}', 'delete /{id}/purge', 'post /{id}/restore', 'get /{id}/audit']));
     const before = await read(editor, d.id);
     for (const { method, path } of routes) {
       const body = method === 'put' ? { draftSchema: cap.valid(1), version: 1 } : method === 'patch' ? { name: 'x' } : method === 'post' ? {} : undefined;

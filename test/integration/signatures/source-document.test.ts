@@ -20,6 +20,10 @@ describe('signature definitions: the source PDF', () => {
     editor = t.as('editor');
   });
 
+  const documentsOf = async (id: string) => {
+    const rows = (await ctx.db.db.execute(sql`select count(*)::int as n from documents where owner_entity_id = ${id}`)) as unknown as Array<{ n: number }>;
+    return rows[0]!.n;
+  };
   const create = async (who: Who = editor, draftSchema?: unknown) => {
     const r = await api.post(SIG_BASE, who, { name: 'Contract', draftSchema });
     expect(r.status, r.text).toBe(201);
@@ -87,8 +91,7 @@ describe('signature definitions: the source PDF', () => {
       expectProblem(r, 400, 'pdf-invalid');
       expect(r.json.detail).toMatch(detail);
     }
-    const [{ n }] = (await ctx.db.db.execute(sql`select count(*)::int as n from documents where owner_entity_id = ${d.id}`)) as unknown as Array<{ n: number }>;
-    expect(n).toBe(0);
+    expect(await documentsOf(d.id)).toBe(0);
   });
 
   it('the envelope: not multipart 415, no part named file 400, above the size cap 413', async () => {
@@ -120,8 +123,7 @@ describe('signature definitions: the source PDF', () => {
     const d = await create();
     expect((await api.post(`${SIG_BASE}/${d.id}/checkout`, t.as('other'))).status).toBe(200);
     expectProblem(await upload(editor, d.id, await makePdf(1)), 409, 'definition-locked');
-    const [{ n }] = (await ctx.db.db.execute(sql`select count(*)::int as n from documents where owner_entity_id = ${d.id}`)) as unknown as Array<{ n: number }>;
-    expect(n).toBe(0);
+    expect(await documentsOf(d.id)).toBe(0);
   });
 
   it('no response carried a storage key', async () => {

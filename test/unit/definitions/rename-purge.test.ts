@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decidePurge, decideRename, type DefinitionFacts } from '../../../domain/definitions/lifecycle';
+import { decidePurge, decideRename, decideUndelete, type DefinitionFacts } from '../../../domain/definitions/lifecycle';
 import { AppError } from '../../../domain/errors';
 
 const now = new Date('2026-03-05T12:00:00Z');
@@ -45,5 +45,13 @@ describe('hard purge', () => {
       action: 'purged',
       detail: { status: 'PUBLISHED', wasDeleted: true },
     });
+  });
+});
+
+describe('undelete', () => {
+  it('clears deletedAt of a deleted definition, audited; a live one has nothing to undo', () => {
+    const deletedAt = minutesAgo(10);
+    expect(decideUndelete(facts({ deletedAt }))).toEqual({ changes: { deletedAt: null }, audit: { action: 'undeleted', detail: { deletedAt: deletedAt.toISOString() } } });
+    expect(decideUndelete(facts())).toBeNull();
   });
 });
