@@ -47,7 +47,7 @@ const UploadPath = z.object({ id: uuidParam() });
 const reader = [userIdentity, tenantIdentity, capabilityGuard('SIGNATURES', 'read')];
 const writeGuard = capabilityGuard('SIGNATURES', 'write');
 
-export const SourceDocument = z
+const SourceDocument = z
   .object({
     key: z.string().openapi({ description: 'Opaque key of the stored PDF (never a storage key); GET .../document/{key} streams it' }),
     name: z.string().openapi({ description: 'The uploaded file name' }),

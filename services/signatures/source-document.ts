@@ -18,9 +18,9 @@ import { storeDocument, type StoreDocumentDeps } from '../documents/store-docume
 import { signatureDefinitionCapability as cap } from './signature-definitions';
 import { inspectSourcePdf } from './source-pdf';
 
-export const sourceProcessRef = (definitionId: string) => `signature-definition-${definitionId}`;
+const sourceProcessRef = (definitionId: string) => `signature-definition-${definitionId}`;
 
-export interface SourceFile {
+interface SourceFile {
   bytes: Buffer;
   filename: string;
 }
