@@ -17,6 +17,7 @@ import { healthRoutes } from './health/routes';
 import { invalidateAccessCacheAfterWrite } from './middleware/access-cache-invalidation';
 import { onError, onNotFound } from './middleware/errors';
 import { phoneRoutes } from './phone/routes';
+import { signatureRoutes } from './signatures/routes';
 import { requestContext } from './middleware/request-context';
 import { registerSecuritySchemes } from './openapi-security';
 
@@ -42,6 +43,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', calendarRoutes());
   app.route('/', formRoutes());
   app.route('/', renderRoutes(deps, documents.runtime));
+  app.route('/', signatureRoutes(documents.runtime));
   app.route('/', docsRoutes());
 
   registerSecuritySchemes(app.openAPIRegistry);

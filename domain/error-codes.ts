@@ -15,6 +15,7 @@ export const errorCodes = {
   'malformed-header': { status: 400, meaning: 'A header does not have its expected form (identity headers, `If-Match`); `header` names it.' },
   'malformed-request': { status: 400, meaning: 'The body is not valid JSON.' },
   'validation-failed': { status: 400, meaning: "Input the route's schema refuses; `errors[]` gives each field path and message." },
+  'pdf-invalid': { status: 400, meaning: 'The source PDF cannot be used: not a PDF, unparsable, encrypted, without pages, or with a rotated page ("rotated pages are not supported").' },
   'conflicting-credentials': { status: 400, meaning: 'Both HTTP Basic credentials and `X-User-Id` were sent; an identity is never picked silently.' },
   'invalid-cursor': { status: 400, meaning: 'The `cursor` is not a `nextCursor` this list issued.' },
   'list-selector-required': { status: 400, meaning: 'A document list needs exactly one selector: `processRef`, `taskId`, or `capability` with `ownerEntityId`.' },
@@ -76,6 +77,7 @@ export const errorCodes = {
   'embed-form-not-found': { status: 404, meaning: 'A public embed token is unknown, badly signed, rotated, or its form is not published, retired, deleted or outbound (all indistinguishable).' },
   'definition-not-found': { status: 404, meaning: "The form or signature definition is unknown, another tenant's, or deleted." },
   'version-not-found': { status: 404, meaning: 'The definition has no checked-in version with this number.' },
+  'source-document-not-found': { status: 404, meaning: "The signature definition has no source PDF with this key (or it is another definition's)." },
 
   'tenant-exists': { status: 409, meaning: 'A tenant with this id already exists.' },
   'capability-exists': { status: 409, meaning: 'A capability with this code already exists.' },

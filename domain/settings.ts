@@ -207,6 +207,17 @@ export const settingDefs = {
     '30',
     "Age after which a form definition's edit lock is stale: another user's checkout takes it over (a fresh lock answers 409 `definition-locked`).",
   ),
+  // Signatures
+  'signatures.lock-ttl-minutes': def(
+    int(1, 10_080),
+    '30',
+    "Age after which a signature definition's edit lock is stale: another user's checkout takes it over (a fresh lock answers 409 `definition-locked`).",
+  ),
+  'signatures.source-pdf-max-bytes': def(
+    int(1024, 256 * 1024 * 1024),
+    String(20 * 1024 * 1024),
+    'Size cap of a signing definition\'s source PDF in bytes (it is read whole to check its pages); above it 413 `document-too-large`. `docstore.max-bytes` applies as well.',
+  ),
   // Submission PDF (headless Chromium, one long-lived browser per API node)
   'render.chromium-path': def(text, '/usr/bin/chromium', "Chromium executable that prints submission PDFs (Debian's `chromium` package; never a downloaded browser)."),
   'render.timeout-ms': def(int(1_000, 600_000), '30000', 'Deadline of one PDF render (content, ready flag and print); past it the page is closed and the call answers 503 `render-timed-out`.'),

@@ -1,8 +1,10 @@
-// Create, list, fetch (by id or code), clone and soft-delete definitions.
+// Create, list, fetch (by id or code), rename, clone, soft-delete and hard-purge definitions.
 import { createRoute, z } from '@hono/zod-openapi';
 import type { DefinitionsTable } from '../../db/schema/definitions';
 import { cloneDefinition, createDefinition } from '../../services/definitions/create-definition';
 import { getDefinition, getDefinitionByCode, listDefinitions } from '../../services/definitions/read-definitions';
+import { purgeDefinition } from '../../services/definitions/purge';
+import { renameDefinition } from '../../services/definitions/rename';
 import { deleteDefinition } from '../../services/definitions/retirement';
 import { decodeCursor, encodeCursor } from '../../services/documents/list-cursor';
 import { createRouter, jsonBody, jsonContent, noContent, problemResponses } from '../openapi';
@@ -105,6 +107,24 @@ export function definitionCrudRoutes<D extends DefinitionsTable, C extends z.Zod
 
   app.openapi(
     createRoute({
+      method: 'patch',
+      path: `${base}/{id}`,
+      tags,
+      summary: 'Rename a definition',
+      description: 'Audited as `renamed`; the edit lock does not stop it (it guards the draft). The same name again changes nothing.',
+      middleware: writer,
+      request: { params: DefinitionPath, body: jsonBody(s.RenameBody) },
+      responses: { 200: jsonContent(s.Definition), ...problemResponses(400, 404, 409) },
+    }),
+    async (c) => {
+      const { deps, actor } = actorOf(c);
+      const row = await renameDefinition(deps, cap, actor, c.req.valid('param').id, c.req.valid('json').name);
+      return answer(c, views.definition(row), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
       method: 'post',
       path: `${base}/{id}/clone`,
       tags,
@@ -135,6 +155,25 @@ export function definitionCrudRoutes<D extends DefinitionsTable, C extends z.Zod
     async (c) => {
       const { deps, actor } = actorOf(c);
       await deleteDefinition(deps, cap, actor, c.req.valid('param').id);
+      return c.body(null, 204);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'delete',
+      path: `${base}/{id}/purge`,
+      tags,
+      summary: 'Hard-purge a definition and its versions (live or soft-deleted); the audit trail stays',
+      description:
+        "Irreversible. The trail records `purged` and stays readable at GET .../audit. 409 `definition-locked` under another user's fresh lock on a live definition.",
+      middleware: writer,
+      request: { params: DefinitionPath },
+      responses: { 204: noContent, ...problemResponses(400, 404, 409) },
+    }),
+    async (c) => {
+      const { deps, actor } = actorOf(c);
+      await purgeDefinition(deps, cap, actor, c.req.valid('param').id);
       return c.body(null, 204);
     },
   );

@@ -1,5 +1,5 @@
 // The steps of the lifecycle: save the draft, check in, sign off, publish, restore, the edit
-// lock (checkout, release, discard), retire and unretire.
+// lock (checkout, release, discard), retire, unretire and undoing a soft delete.
 import { createRoute, type z } from '@hono/zod-openapi';
 import type { DefinitionsTable } from '../../db/schema/definitions';
 import type { DefinitionDeps, Actor, RowOf } from '../../services/definitions/capability';
@@ -8,6 +8,7 @@ import { discardDraft, restoreVersion, saveDraft } from '../../services/definiti
 import { checkoutDefinition, releaseDefinition } from '../../services/definitions/edit-lock';
 import { publishVersion, signOffLatest } from '../../services/definitions/release-gates';
 import { retireDefinition, unretireDefinition } from '../../services/definitions/retirement';
+import { undeleteDefinition } from '../../services/definitions/undelete';
 import { createRouter, jsonBody, jsonContent, problemResponses } from '../openapi';
 import { actorOf, answer } from './context';
 import { definitionGuards } from './guards';
@@ -172,6 +173,13 @@ export function lifecycleRoutes<D extends DefinitionsTable, C extends z.ZodRawSh
     'Unretire: back to PUBLISHED when a version is published, else DRAFT',
     '409 `definition-not-retired` unless RETIRED.',
     (deps, actor, id) => unretireDefinition(deps, cap, actor, id),
+  );
+  definitionStep(
+    'restore',
+    'Undo a soft delete',
+    'The definition is live again (code, draft, versions and status as they were; the lock stays cleared); audited `undeleted`. ' +
+      'A live definition changes nothing. A purged one is gone: 404. To make a version the draft: POST .../versions/{v}/restore.',
+    (deps, actor, id) => undeleteDefinition(deps, cap, actor, id),
   );
 
   return app;

@@ -58,7 +58,11 @@ export function definitionSchemas(prefix: string, codePrefix: string, createFiel
   };
   const Summary = z.object(summaryFields).openapi(name('DefinitionSummary'));
   const Definition = z
-    .object({ ...summaryFields, draftSchema: z.unknown().openapi({ description: 'The working draft, repaired on read' }) })
+    .object({
+      ...summaryFields,
+      draftSchema: z.unknown().openapi({ description: 'The working draft, repaired on read' }),
+      problems: z.array(SchemaProblem).openapi({ description: 'The problems of the stored draft (errors block check-in, sign-off and publish)' }),
+    })
     .openapi(name('Definition'));
   const Saved = z
     .object({ ...summaryFields, draftSchema: z.unknown(), problems: z.array(SchemaProblem) })
@@ -119,6 +123,7 @@ export function definitionSchemas(prefix: string, codePrefix: string, createFiel
       })
       .strict()
       .openapi(name('DraftSave')),
+    RenameBody: z.object({ name: definitionName }).strict().openapi(name('DefinitionRename')),
     CloneBody: z
       .object({
         version: int32({ min: 1 }).optional().openapi({ description: 'Default: the latest checked-in version' }),

@@ -26,7 +26,7 @@ export function definitionViews<D extends DefinitionsTable, C extends z.ZodRawSh
     updatedAt: row.updatedAt.toISOString(),
     ...api.viewOf(row),
   });
-  const definition = (row: RowOf<D>) => ({ ...summary(row), draftSchema: rules.repair(row.draftSchema) });
+  const definition = (row: RowOf<D>) => ({ ...summary(row), draftSchema: rules.repair(row.draftSchema), problems: rules.check(row.draftSchema) });
   const versionSummary = (v: VersionRow) => ({
     id: v.id,
     definitionId: v.definitionId,

@@ -41,13 +41,29 @@ export function definitionQueries<D extends DefinitionsTable>(tables: Definition
       return (rows[0] as Row | undefined) ?? null;
     },
 
-    /** Any definition of the tenant, deleted ones included (the audit trail outlives its definition). */
-    async exists(db: DbOrTx, p: { tenantId: string; id: string }): Promise<boolean> {
-      const rows = await db
-        .select({ id: defs.id })
+    /** Any definition of the tenant, deleted ones included; `forUpdate` takes its row lock (the hard purge). */
+    async findAny(db: DbOrTx, p: { tenantId: string; id: string; forUpdate?: boolean }): Promise<Row | null> {
+      const query = db
+        .select()
         .from(defs)
         .where(and(eq(defs.tenantId, p.tenantId), eq(defs.id, p.id)));
+      const rows = p.forUpdate ? await query.for('update') : await query;
+      return (rows[0] as Row | undefined) ?? null;
+    },
+
+    /** A definition of the tenant ever had a trail: live, deleted, or purged (the trail outlives its definition). */
+    async hasTrail(db: DbOrTx, p: { tenantId: string; id: string }): Promise<boolean> {
+      const rows = await db
+        .select({ id: audit.id })
+        .from(audit)
+        .where(and(eq(audit.tenantId, p.tenantId), eq(audit.definitionId, p.id)))
+        .limit(1);
       return rows.length > 0;
+    },
+
+    /** The hard purge: the row goes, its versions with it (foreign key cascade); audit rows stay. */
+    async remove(db: DbOrTx, p: { tenantId: string; id: string }): Promise<void> {
+      await db.delete(defs).where(and(eq(defs.tenantId, p.tenantId), eq(defs.id, p.id)));
     },
 
     async findByCode(db: DbOrTx, p: { tenantId: string; code: string }): Promise<Row | null> {
@@ -90,12 +106,18 @@ export function definitionQueries<D extends DefinitionsTable>(tables: Definition
       return rows[0] as Row;
     },
 
-    /** Optimistic lock: applies only while the row still has `expectedVersion`; null means someone else won. */
-    async update(db: DbOrTx, p: { tenantId: string; id: string; expectedVersion: number; changes: DefinitionChangeSet }): Promise<Row | null> {
+    /**
+     * Optimistic lock: applies only while the row still has `expectedVersion`; null means someone
+     * else won. Live rows only, unless `deleted` (undoing a soft delete).
+     */
+    async update(
+      db: DbOrTx,
+      p: { tenantId: string; id: string; expectedVersion: number; changes: DefinitionChangeSet; deleted?: boolean },
+    ): Promise<Row | null> {
       const rows = await db
         .update(defs)
         .set({ ...p.changes, version: sql`${defs.version} + 1`, updatedAt: sql`now()` })
-        .where(and(eq(defs.tenantId, p.tenantId), eq(defs.id, p.id), eq(defs.version, p.expectedVersion), live))
+        .where(and(eq(defs.tenantId, p.tenantId), eq(defs.id, p.id), eq(defs.version, p.expectedVersion), p.deleted ? undefined : live))
         .returning();
       return (rows[0] as Row | undefined) ?? null;
     },

@@ -14,8 +14,14 @@ export const AUDIT_ACTIONS = [
   'discarded',
   'cloned',
   'deleted',
+  'renamed',
+  'undeleted',
+  // A hard purge: the definition and its versions are gone, the trail stays.
+  'purged',
   // Forms only: an embed token rotation (services/forms/embed-tokens.ts).
   'embed_token_rotated',
+  // Signatures only: a source PDF uploaded into the draft (services/signatures/source-document.ts).
+  'document_uploaded',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

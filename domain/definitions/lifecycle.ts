@@ -25,13 +25,14 @@ export interface VersionFacts {
 
 /** Row changes of a step; absent keys stay as they are. */
 export interface DefinitionChanges {
+  name?: string;
   status?: DefinitionStatus;
   publishedVersion?: number | null;
   lockedBy?: string | null;
   lockedAt?: Date | null;
   draftSchema?: unknown;
   lastTestedAt?: Date;
-  deletedAt?: Date;
+  deletedAt?: Date | null;
 }
 
 export interface Step {
@@ -136,6 +137,27 @@ export function decideDiscard(d: DefinitionFacts, editor: Editor, latest: Versio
   assertMayEdit(d, editor);
   if (!latest) throw conflict('no-version-checked-in', 'Nothing is checked in yet to return the draft to');
   return step({ draftSchema: latest.schema, ...unlock }, 'discarded', { version: latest.version });
+}
+
+/** Renaming is not a draft change: the edit lock does not stop it. The same name again changes nothing. */
+export function decideRename(d: DefinitionFacts & { name: string }, name: string): Step | null {
+  if (d.name === name) return null;
+  return step({ name }, 'renamed', { from: d.name, to: name });
+}
+
+/** Undoes a soft delete (the code is still the definition's); a live definition has nothing to undo. */
+export function decideUndelete(d: DefinitionFacts & { deletedAt: Date | null }): Step | null {
+  if (!d.deletedAt) return null;
+  return step({ deletedAt: null }, 'undeleted', { deletedAt: d.deletedAt.toISOString() });
+}
+
+/**
+ * A hard purge removes the definition and its versions for good (live or soft-deleted); its audit
+ * trail stays and records it. Refused while another user holds a fresh lock on a live definition.
+ */
+export function decidePurge(d: DefinitionFacts & { deletedAt: Date | null }, editor: Editor): { action: 'purged'; detail: Record<string, unknown> } {
+  if (!d.deletedAt) assertMayEdit(d, editor);
+  return { action: 'purged', detail: { status: d.status, wasDeleted: d.deletedAt !== null } };
 }
 
 /** Soft delete; refused while another user holds a fresh lock (it would drop their edit). */

@@ -38,7 +38,7 @@ export async function getVersion<D extends DefinitionsTable>(deps: DefinitionDep
   return row;
 }
 
-/** Answers for a deleted definition too: the trail records the deletion and everything before. */
+/** Answers for a deleted or purged definition too: the trail records that and everything before. */
 export async function listAuditEvents<D extends DefinitionsTable>(
   deps: DefinitionDeps,
   cap: Cap<D>,
@@ -46,6 +46,6 @@ export async function listAuditEvents<D extends DefinitionsTable>(
   id: string,
   p: { before?: number; limit: number },
 ): Promise<AuditRow[]> {
-  if (!(await cap.queries.exists(deps.db, { tenantId: actor.tenantId, id }))) throw definitionNotFound(cap);
+  if (!(await cap.queries.hasTrail(deps.db, { tenantId: actor.tenantId, id }))) throw definitionNotFound(cap);
   return cap.queries.listAudit(deps.db, { tenantId: actor.tenantId, definitionId: id, ...p });
 }

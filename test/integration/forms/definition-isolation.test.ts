@@ -6,7 +6,13 @@ type Doc = { paths: Record<string, Record<string, unknown>> };
 
 /** Bodies good enough to pass validation, so what answers is the lookup. */
 const bodyFor = (method: string, path: string) =>
-  method === 'put' && path.endsWith('/draft') ? { draftSchema: VALID_DRAFT, version: 1 } : method === 'post' ? {} : undefined;
+  method === 'put' && path.endsWith('/draft')
+    ? { draftSchema: VALID_DRAFT, version: 1 }
+    : method === 'patch'
+      ? { name: 'Renamed' }
+      : method === 'post'
+        ? {}
+        : undefined;
 
 /**
  * Tenant isolation and soft deletion: every route addressing a definition answers 404 for
@@ -40,7 +46,9 @@ describe('form definitions: another tenant’s or a deleted definition is 404', 
     expect(names).toEqual(
       [
         'DELETE /{id}',
+        'DELETE /{id}/purge',
         'GET /{id}',
+        'PATCH /{id}',
         'GET /{id}/audit',
         'GET /{id}/embed-token',
         'POST /{id}/embed-token/rotate',
@@ -51,6 +59,7 @@ describe('form definitions: another tenant’s or a deleted definition is 404', 
         'POST /{id}/clone',
         'POST /{id}/discard',
         'POST /{id}/release',
+        'POST /{id}/restore',
         'POST /{id}/retire',
         'POST /{id}/sign-off',
         'POST /{id}/unretire',
@@ -75,11 +84,13 @@ describe('form definitions: another tenant’s or a deleted definition is 404', 
     expect(after).toEqual(before);
   });
 
-  it('every route but the audit trail answers 404 for a deleted definition', async () => {
+  it('every route but the audit trail, the undelete and the hard purge answers 404 for a deleted definition', async () => {
     const d = await api.create(a.asOwner);
     await api.checkIn(a.asOwner, d.id);
     expect((await api.del(`${BASE}/${d.id}`, a.asOwner)).status).toBe(204);
+    // The undelete and the hard purge act on a deleted definition (test/integration/definitions); they are not called here.
     for (const { method, path } of routes) {
+      if ((method === 'delete' && path.endsWith('/purge')) || (method === 'post' && path === `${BASE}/{id}/restore`)) continue;
       const r = await call(a.asOwner, method, path, d.id);
       if (method === 'get' && path.endsWith('/audit')) {
         expect(r.status, r.text).toBe(200);
