@@ -7,6 +7,7 @@ import { requestRoutes } from './access/request-routes';
 import { tenantRoutes } from './access/tenant-routes';
 import { apiClientRoutes } from './access/api-client-routes';
 import { calendarRoutes } from './calendars/routes';
+import { appBodyBound } from './body';
 import type { AppDeps } from './deps';
 import { docsRoutes } from './docs';
 import { documentRoutes, documentsTier } from './documents/routes';
@@ -27,6 +28,7 @@ export function createApp(deps: AppDeps) {
   app.onError(onError);
   app.notFound(onNotFound);
   app.use('/api/*', invalidateAccessCacheAfterWrite);
+  app.use('*', appBodyBound());
 
   app.route('/', healthRoutes());
   app.route('/', catalogRoutes());
