@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import { getFreePort } from '../workers/embedded/index';
 import { start as startVapi } from '../test/stand-ins/vapi/server';
 
-const { values: args } = parseArgs({ options: { 'max-examples': { type: 'string', default: '15' }, seed: { type: 'string', default: '20261123' } } });
+const { values: args } = parseArgs({ options: { 'max-examples': { type: 'string', default: '5' }, seed: { type: 'string', default: '20261123' } } });
 const root = resolve(import.meta.dirname, '..');
 const st = join(root, '.tools/schemathesis/bin/st');
 if (!existsSync(st)) throw new Error('Schemathesis is not installed: run scripts/install-schemathesis.sh');
