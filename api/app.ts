@@ -7,6 +7,8 @@ import { requestRoutes } from './access/request-routes';
 import { tenantRoutes } from './access/tenant-routes';
 import { apiClientRoutes } from './access/api-client-routes';
 import { calendarRoutes } from './calendars/routes';
+import { appBodyBound } from './body';
+import { fixNullableRefs } from './openapi-document';
 import type { AppDeps } from './deps';
 import { docsRoutes } from './docs';
 import { documentRoutes, documentsTier } from './documents/routes';
@@ -28,6 +30,7 @@ export function createApp(deps: AppDeps) {
   app.onError(onError);
   app.notFound(onNotFound);
   app.use('/api/*', invalidateAccessCacheAfterWrite);
+  app.use('*', appBodyBound());
 
   app.route('/', healthRoutes());
   app.route('/', catalogRoutes());
@@ -47,18 +50,22 @@ export function createApp(deps: AppDeps) {
   app.route('/', docsRoutes());
 
   registerSecuritySchemes(app.openAPIRegistry);
-  app.doc31('/openapi.json', {
-    openapi: '3.1.0',
-    info: {
-      title: 'Tenant capability platform',
-      version: '0.1.0',
-      description: [
-        'Tenant routes need `X-Tenant-Id` and `X-User-Id` (asserted by the gateway).',
-        'Errors are `application/problem+json` with a stable `code` (see the README error table).',
-        'Capability denials are 403 with code `capability-not-subscribed`, `capability-not-granted` or `capability-write-required`.',
-        'A record of another tenant answers 404 as if it did not exist.',
-      ].join('\n\n'),
-    },
-  });
+  const document = () => fixNullableRefs(app.getOpenAPI31Document(DOCUMENT_CONFIG));
+  let served: ReturnType<typeof document> | undefined;
+  app.get('/openapi.json', (c) => c.json((served ??= document()) as object));
   return app;
 }
+
+const DOCUMENT_CONFIG = {
+  openapi: '3.1.0',
+  info: {
+    title: 'Tenant capability platform',
+    version: '0.1.0',
+    description: [
+      'Tenant routes need `X-Tenant-Id` and `X-User-Id` (asserted by the gateway).',
+      'Errors are `application/problem+json` with a stable `code` (see the README error table).',
+      'Capability denials are 403 with code `capability-not-subscribed`, `capability-not-granted` or `capability-write-required`.',
+      'A record of another tenant answers 404 as if it did not exist.',
+    ].join('\n\n'),
+  },
+};

@@ -1,6 +1,7 @@
 import type { z } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { matchedRoutes } from 'hono/route';
 import { AppError } from '../domain/errors';
 import type { AppEnv } from './env';
 
@@ -31,12 +32,16 @@ export function validationFailed(target: string, issues: readonly Issue[]): AppE
   return new AppError('validation-failed', `Invalid request ${target}${first ? `: ${first.path}: ${first.message}` : ''}`, { errors });
 }
 
+/** Route middleware that bound the body themselves: the app-wide bound steps aside for them. */
+const ownBounds = new WeakSet<object>();
+
 /**
  * Bounds a request body on the stream (a lying or absent Content-Length changes nothing): past
- * `maxBytes` the request is 413 `payload-too-large`. `what` names the bodies in the detail.
+ * `maxBytes` the request is 413 `payload-too-large`, answered without reading the rest (with a
+ * Content-Length above the bound, without reading any of it). `what` names the bodies in the detail.
  */
 export function boundedBody(maxBytes: number | ((c: Context<AppEnv>) => number), what: string): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
+  const middleware: MiddlewareHandler<AppEnv> = async (c, next) => {
     const maxSize = typeof maxBytes === 'number' ? maxBytes : maxBytes(c);
     return bodyLimit({
       maxSize,
@@ -44,5 +49,20 @@ export function boundedBody(maxBytes: number | ((c: Context<AppEnv>) => number),
         throw new AppError('payload-too-large', `${what} are limited to ${maxSize} bytes`);
       },
     })(c, next);
+  };
+  ownBounds.add(middleware);
+  return middleware;
+}
+
+/**
+ * The app-wide bound (`http.max-body-bytes`) for every body of a route without its own
+ * `boundedBody`. Multipart uploads are streamed to storage and bounded there (`docstore.max-bytes`).
+ */
+export function appBodyBound(): MiddlewareHandler<AppEnv> {
+  const bound = boundedBody((c) => c.get('deps').settings['http.max-body-bytes'], 'Request bodies');
+  return async (c, next) => {
+    if (!c.req.raw.body || c.req.header('content-type')?.toLowerCase().startsWith('multipart/form-data')) return next();
+    if (matchedRoutes(c).some((r) => ownBounds.has(r.handler))) return next();
+    return bound(c, next);
   };
 }

@@ -10,15 +10,49 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 export const isStorable = (s: string) => !s.includes('\u0000') && !LONE_SURROGATE.test(s);
 const STORABLE = 'must not contain NUL characters or lone surrogates';
 
+/**
+ * OpenAPI marks of the vocabulary: `x-storable` on a string (or on an object whose every string
+ * is refined), `x-json-bounds` on free-form JSON. The lint test `openapi-vocabulary` holds every
+ * request schema of /openapi.json to them, so an unbounded value cannot be written unnoticed.
+ */
+const STORABLE_MARK = { 'x-storable': true } as const;
+
 /** A bounded string; trimmed unless told otherwise. */
 export const text = ({ min = 1, max, trim = true }: { min?: number; max: number; trim?: boolean }) =>
-  (trim ? z.string().trim() : z.string()).min(min).max(max).refine(isStorable, STORABLE);
+  (trim ? z.string().trim() : z.string()).min(min).max(max).refine(isStorable, STORABLE).openapi(STORABLE_MARK);
+
+/** Issues for every string (keys included) in a value that PostgreSQL could not store. */
+function refuseUnstorable(value: unknown, ctx: z.RefinementCtx, path: (string | number)[] = []): void {
+  if (typeof value === 'string') {
+    if (!isStorable(value)) ctx.addIssue({ code: 'custom', path, message: STORABLE });
+  } else if (Array.isArray(value)) {
+    value.forEach((v, i) => refuseUnstorable(v, ctx, [...path, i]));
+  } else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      if (!isStorable(k)) ctx.addIssue({ code: 'custom', path: [...path, k], message: `keys ${STORABLE}` });
+      refuseUnstorable(v, ctx, [...path, k]);
+    }
+  }
+}
+
+/** `schema` with every string inside it (a string, or an object's fields at any depth) refined to be storable. */
+export const storable = <T extends z.ZodType>(schema: T): T =>
+  schema.superRefine((v, ctx) => refuseUnstorable(v, ctx)).openapi(STORABLE_MARK) as unknown as T;
 
 /** An integer that fits an `integer` column. */
 export const int32 = ({ min = 0, max = INT32_MAX }: { min?: number; max?: number } = {}) => z.number().int().min(min).max(max);
 
 /** An integer path or query value (strings on the wire). */
-export const int32Param = ({ min = 1, max = INT32_MAX }: { min?: number; max?: number } = {}) => z.coerce.number().int().min(min).max(max);
+export const int32Param = ({ min = 1, max = INT32_MAX }: { min?: number; max?: number } = {}) =>
+  z.coerce.number().int().min(min).max(max).openapi({ type: 'integer', minimum: min, maximum: max });
+
+/** An integer that fits a `bigint` column and a JavaScript number (2^53 - 1). */
+export const int64 = ({ min = 0 }: { min?: number } = {}) =>
+  z.number().int().min(min).max(Number.MAX_SAFE_INTEGER).openapi({ format: 'int64' });
+
+/** A `bigint` path or query value (strings on the wire). */
+export const int64Param = ({ min = 1 }: { min?: number } = {}) =>
+  z.coerce.number().int().min(min).max(Number.MAX_SAFE_INTEGER).openapi({ type: 'integer', format: 'int64', minimum: min, maximum: Number.MAX_SAFE_INTEGER });
 
 export interface JsonBounds {
   /** Serialised size in UTF-8 bytes. */
@@ -68,12 +102,26 @@ export function jsonIssues(value: unknown, b: JsonBounds): { path: Path; message
   return issues;
 }
 
+const boundsMark = (b: JsonBounds) => ({ 'x-json-bounds': { ...b } });
+
 /** Free-form JSON, required and not null, within the bounds. */
 export const boundedJson = (b: JsonBounds) =>
-  z.unknown().superRefine((value, ctx) => {
-    if (value === undefined || value === null) {
-      ctx.addIssue({ code: 'custom', message: 'is required and must not be null' });
-      return;
-    }
-    for (const issue of jsonIssues(value, b)) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
-  });
+  z
+    .unknown()
+    .superRefine((value, ctx) => {
+      if (value === undefined || value === null) {
+        ctx.addIssue({ code: 'custom', message: 'is required and must not be null' });
+        return;
+      }
+      for (const issue of jsonIssues(value, b)) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+    })
+    .openapi(boundsMark(b));
+
+/** A free-form JSON object (string keys, any values) within the bounds. */
+export const boundedMap = (b: JsonBounds) =>
+  z
+    .record(z.string(), z.unknown())
+    .superRefine((value, ctx) => {
+      for (const issue of jsonIssues(value, b)) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+    })
+    .openapi(boundsMark(b));

@@ -237,6 +237,11 @@ export const settingDefs = {
   'forms.rate-limit.per-token-per-minute': def(int(1, 1_000_000), '600', 'Public embed submissions accepted per embed token per minute (spec rule 1); above it 429 `rate-limited` with Retry-After.'),
   'forms.max-submission-bytes': def(int(1024, 16 * 1024 * 1024), '262144', 'Bound of a public embed submission body in bytes, counted on the stream (spec rule 2); above it 413 `payload-too-large`.'),
   'public.base-url': def(url, 'http://localhost:3000', 'Public base URL of the hosted pages (embed links are `<base>/embed/<token>`).'),
+  'http.max-body-bytes': def(
+    int(1024, 64 * 1024 * 1024),
+    String(1024 * 1024),
+    'Bound of every request body in bytes, counted on the stream with or without Content-Length; above it 413 `payload-too-large` before parsing. Routes with their own bound (uploads, render, embed submit, phone webhook) keep theirs.',
+  ),
   'http.trusted-proxies': def(
     list,
     '',

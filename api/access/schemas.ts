@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { LEVELS } from '../../domain/access/levels';
 import { CAPABILITY_CODE, TENANT_ID } from '../openapi';
+import { text } from '../vocabulary';
 
 export const Level = z.enum(LEVELS).openapi('Level');
 const iso = z.string().openapi({ format: 'date-time' });
@@ -20,11 +21,11 @@ export const Capability = z
   .openapi('Capability');
 
 export const CapabilityBody = Capability.omit({ code: true }).extend({
-  icon: z.string().max(100).default(''),
+  icon: text({ min: 0, max: 100 }).default(''),
   status: z.enum(['ACTIVE', 'BETA', 'RETIRED']).default('ACTIVE'),
   tier: z.enum(['FREE', 'STANDARD', 'PREMIUM']).default('STANDARD'),
-  name: z.string().trim().min(1).max(200),
-  route: z.string().trim().min(1).max(200),
+  name: text({ max: 200 }),
+  route: text({ max: 200 }),
 });
 export const CapabilityCreateBody = CapabilityBody.extend({ code }).openapi('CapabilityCreate');
 
@@ -82,17 +83,17 @@ export const AccessRequestBody = z
   .object({
     capabilityCode: code,
     requestedLevel: Level,
-    note: z.string().max(2000).optional(),
+    note: text({ min: 0, max: 2000, trim: false }).optional(),
   })
   .openapi('AccessRequestCreate');
 
 export const ApproveBody = z.object({ level: Level.optional() }).openapi('ApproveBody');
-export const DenyBody = z.object({ decisionNote: z.string().max(2000).optional() }).openapi('DenyBody');
+export const DenyBody = z.object({ decisionNote: text({ min: 0, max: 2000, trim: false }).optional() }).openapi('DenyBody');
 
 export const TenantBody = z
   .object({
     id: z.string().regex(TENANT_ID, 'must be lower-case letters, digits and dashes (max 63)'),
-    name: z.string().trim().min(1).max(200),
+    name: text({ max: 200 }),
   })
   .openapi('TenantCreate');
 export const Tenant = z
@@ -160,7 +161,7 @@ export const InvitationCreated = Invitation.extend({
 export const GroupBody = z
   .object({
     name: z.string().regex(GROUP_NAME, 'must be lower-case letters, digits, - and _'),
-    description: z.string().max(500).optional(),
+    description: text({ min: 0, max: 500, trim: false }).optional(),
   })
   .openapi('CandidateGroupCreate');
 export const Group = z
@@ -180,7 +181,7 @@ export const toIso = (d: Date) => d.toISOString();
 export const toIsoOrNull = (d: Date | null) => (d ? d.toISOString() : null);
 
 export const ApiClientBody = z
-  .object({ name: z.string().trim().min(1).max(200).regex(/^[^\u0000-\u001f\u007f]+$/, 'must not contain control characters') })
+  .object({ name: text({ max: 200 }).regex(/^[^\u0000-\u001f\u007f]+$/, 'must not contain control characters') })
   .openapi('ApiClientCreate');
 export const ApiClient = z
   .object({

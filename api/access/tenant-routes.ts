@@ -15,6 +15,7 @@ import {
   userParam,
 } from '../openapi';
 import { AuditEntry, Member, MyAccess, RoleBody, Tenant, TenantBody, toIso } from './schemas';
+import { int32Param, int64Param } from '../vocabulary';
 
 const tags = ['Access: tenants, members and owners'];
 const owner = asOwnerOfPathTenant;
@@ -172,8 +173,8 @@ export function tenantRoutes() {
       request: {
         params: z.object({ t: tenantParam }),
         query: z.object({
-          limit: z.coerce.number().int().min(1).max(200).default(50),
-          before: z.coerce.number().int().positive().optional(),
+          limit: int32Param({ max: 200 }).default(50),
+          before: int64Param().optional(),
         }),
       },
       responses: {

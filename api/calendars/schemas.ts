@@ -17,6 +17,7 @@ import {
   type HolidayImportType,
 } from '../../domain/calendar/index';
 import { tryParseOffsetDateTime } from '../../domain/calendar/local-time';
+import { storable, text } from '../vocabulary';
 
 /**
  * zod 4 gives a schema the `.openapi` method only if it was built after @hono/zod-openapi loaded;
@@ -27,18 +28,8 @@ const fresh = <T extends z.ZodType>(schema: T): T => schema.clone() as T;
 
 const iso = z.string().openapi({ format: 'date-time' });
 
-/** PostgreSQL text cannot hold NUL: refused here as a 400 rather than failing in the database. */
-function refuseNul(value: unknown, ctx: z.RefinementCtx, path: (string | number)[] = []): void {
-  if (typeof value === 'string') {
-    if (value.includes('\u0000')) ctx.addIssue({ code: 'custom', path, message: 'must not contain NUL characters' });
-  } else if (Array.isArray(value)) {
-    value.forEach((v, i) => refuseNul(v, ctx, [...path, i]));
-  } else if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) refuseNul(v, ctx, [...path, k]);
-  }
-}
-/** A body schema of this capability: cloned (see `fresh`) and without NUL characters anywhere. */
-const body = <T extends z.ZodType>(schema: T): T => fresh(schema).superRefine((v, ctx) => refuseNul(v, ctx)) as unknown as T;
+/** A body or parameter schema of this capability: cloned (see `fresh`), every string in it storable. */
+const body = <T extends z.ZodType>(schema: T): T => storable(fresh(schema));
 const localDate = z.string().openapi({ format: 'date', example: '2025-12-24' });
 
 // ------------------------------------------------------------------------------------------
@@ -46,7 +37,7 @@ const localDate = z.string().openapi({ format: 'date', example: '2025-12-24' });
 
 export const calendarCodeParam = fresh(codeSchema).openapi({ param: { name: 'code', in: 'path' }, example: 'EU-SUPPORT' });
 export const locationCodeParam = fresh(codeSchema).openapi({ param: { name: 'loc', in: 'path' }, example: 'BER' });
-export const processKeyParam = fresh(processKeySchema).openapi({ param: { name: 'key', in: 'path' }, example: 'invoice-approval' });
+export const processKeyParam = body(processKeySchema).openapi({ param: { name: 'key', in: 'path' }, example: 'invoice-approval' });
 export const recordIdParam = z.string().uuid().openapi({ param: { name: 'id', in: 'path' } });
 
 export const CalendarPath = z.object({ code: calendarCodeParam });
@@ -55,12 +46,11 @@ export const LocationRecordPath = LocationPath.extend({ id: recordIdParam });
 
 const year = z.coerce.number().int().min(1900).max(2200);
 /** Comma-separated date-holidays types, e.g. `public,bank`. */
-const importTypes = z
-  .string()
+const importTypes = text({ max: 200 })
   .transform((s) => s.split(',').map((t) => t.trim()).filter((t) => t.length > 0))
   .pipe(z.array(z.enum(HOLIDAY_IMPORT_TYPES as [HolidayImportType, ...HolidayImportType[]])).min(1))
   .optional()
-  .openapi({ type: 'string', description: `Comma-separated types among ${HOLIDAY_IMPORT_TYPES.join(', ')}; default public`, example: 'public,bank' });
+  .openapi({ type: 'string', maxLength: 200, description: `Comma-separated types among ${HOLIDAY_IMPORT_TYPES.join(', ')}; default public`, example: 'public,bank' });
 
 export const HolidayListQuery = z.object({
   year: year.optional().openapi({ description: "That year's dated holidays plus every recurring one" }),
@@ -71,7 +61,7 @@ export const HolidayPreviewQuery = z.object({
     .regex(/^[A-Za-z]{2}$/, 'must be an ISO 3166-1 alpha-2 code')
     .optional()
     .openapi({ description: "Default: the location's country" }),
-  region: z.string().max(20).optional().openapi({ description: "Default: the location's region when the country is the location's" }),
+  region: text({ min: 0, max: 20 }).optional().openapi({ description: "Default: the location's region when the country is the location's" }),
   year: year.optional().openapi({ description: 'Default: the current year (UTC)' }),
   types: importTypes,
 });
@@ -79,8 +69,12 @@ export const HolidayImportQuery = z.object({
   year: year.optional().openapi({ description: 'Default: the current year (UTC)' }),
   types: importTypes,
 });
-export const AvailabilityQuery = availabilityQuerySchema;
-export const IsOpenQuery = isOpenQuerySchema;
+export const AvailabilityQuery = z.object({
+  from: body(availabilityQuerySchema.shape.from),
+  to: body(availabilityQuerySchema.shape.to),
+  timezone: body(timeZoneSchema).optional(),
+});
+export const IsOpenQuery = z.object({ at: body(isOpenQuerySchema.shape.at.unwrap()).optional() });
 
 // ------------------------------------------------------------------------------------------
 // Bodies
@@ -112,9 +106,9 @@ export const AssociationUpdateBody = body(
 export const SlaCalculateBody = z
   .object({
     calendarCode: codeSchema.optional(),
-    processDefinitionKey: fresh(processKeySchema).optional(),
-    receivedDateTime: fresh(dateTimeSchema).openapi({ example: '2025-03-28T16:30:00' }),
-    receivedTimezone: timeZoneSchema.optional().openapi({ example: 'Europe/Berlin' }),
+    processDefinitionKey: body(processKeySchema).optional(),
+    receivedDateTime: body(dateTimeSchema).openapi({ example: '2025-03-28T16:30:00' }),
+    receivedTimezone: body(timeZoneSchema).optional().openapi({ example: 'Europe/Berlin' }),
     sla: slaBudgetSchema.optional(),
   })
   .superRefine((v, ctx) => {

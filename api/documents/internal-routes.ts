@@ -23,12 +23,13 @@ import {
   ResolveResponse,
 } from './schemas';
 import { sealStorageKey } from './storage-ticket';
+import { text } from '../vocabulary';
 
 const tags = ['Documents: registry (internal)'];
 const middleware = [internalKey, registryIdentity];
 const docParams = z.object({ docId: uuidParam('docId') });
 const IfMatch = z.object({
-  'if-match': z.string().optional().openapi({ description: 'Expected document version, e.g. "3"' }),
+  'if-match': text({ max: 40 }).optional().openapi({ description: 'Expected document version, e.g. "3"' }),
 });
 
 const seal = (c: Context<AppEnv>, tenantId: string, docId: string, storageKey: string) =>

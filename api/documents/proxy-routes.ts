@@ -10,6 +10,7 @@ import { ifMatchVersion, listSelector, registryCaller } from './request-parts';
 import type { DocumentsRuntime } from './runtime';
 import { DocumentPage, DocumentView, ListQuery, ProcessStartedBody, ProcessStartedResponse, UploadFields } from './schemas';
 import { uploadDocument } from './upload';
+import { text } from '../vocabulary';
 
 const tags = ['Documents'];
 const identity = [userIdentity, tenantIdentity]; // the upload below mounts the same two
@@ -49,7 +50,7 @@ export function documentProxyRoutes(rt: DocumentsRuntime) {
       middleware: identity,
       request: {
         params: docParams,
-        headers: z.object({ range: z.string().optional().openapi({ example: 'bytes=0-1023' }), 'if-range': z.string().optional() }),
+        headers: z.object({ range: text({ max: 200 }).optional().openapi({ example: 'bytes=0-1023' }), 'if-range': text({ max: 200 }).optional() }),
       },
       responses: {
         200: { description: 'Whole document', content: { 'application/octet-stream': { schema: z.string().openapi({ format: 'binary' }) } } },
@@ -99,7 +100,7 @@ export function documentProxyRoutes(rt: DocumentsRuntime) {
       middleware: identity,
       request: {
         params: docParams,
-        headers: z.object({ 'if-match': z.string().optional().openapi({ description: 'Expected version, e.g. "3"; 409 if it moved' }) }),
+        headers: z.object({ 'if-match': text({ max: 40 }).optional().openapi({ description: 'Expected version, e.g. "3"; 409 if it moved' }) }),
       },
       responses: { 200: jsonContent(DocumentView, 'Deleted; the view with status DELETED'), ...problemResponses(400, 403, 404, 409) },
     }),

@@ -15,11 +15,12 @@ import { TENANT_ID } from '../openapi';
 import { accepts } from '../openapi-security';
 import { registryCaller } from './request-parts';
 import { OPAQUE_ID } from './schemas';
+import { text } from '../vocabulary';
 
 export const PRINCIPAL_HEADER = 'X-Document-Principal';
 
 const opaque = z.string().regex(OPAQUE_ID);
-const processRef = z.string().min(1).max(200);
+const processRef = text({ max: 200, trim: false });
 const PrincipalFields = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('workflow'), capability: z.enum(DOCUMENT_CAPABILITIES), workflowId: opaque }),
   z.strictObject({ kind: z.literal('embed'), capability: z.literal('FORMS'), processRef }),

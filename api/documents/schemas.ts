@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { DOCUMENT_CAPABILITIES, DOCUMENT_KINDS, DOCUMENT_STATUSES, RETENTION_MODES, SCAN_STATUSES } from '../../db/schema/documents';
 import type { DocumentView as RegistryDocumentView } from '../../services/documents/document-view';
+import { int32, int32Param, int64, storable, text } from '../vocabulary';
 
 /** Printable ASCII without spaces: task ids, owner ids, process instance and workflow ids. */
 export const OPAQUE_ID = /^[\x21-\x7E]{1,200}$/;
@@ -50,7 +51,7 @@ const viewMatchesSchema: Same<DocumentView, RegistryDocumentView> = true;
 
 /** The metadata fields of an upload (multipart fields before the file part) and of authorize. */
 export const UploadFields = z.object({
-  processRef: z.string().min(1).max(200).openapi({ example: 'case-2024-0042' }),
+  processRef: text({ max: 200, trim: false }).openapi({ example: 'case-2024-0042' }),
   kind: Kind,
   capability: Capability,
   taskId: opaque('task-17').optional(),
@@ -60,10 +61,10 @@ export const UploadFields = z.object({
 export const AuthorizeBody = UploadFields.extend({
   taskId: opaque('task-17').nullable().optional(),
   ownerEntityId: opaque('form-instance-9').nullable().optional(),
-  filename: z.string().min(1).max(1000),
-  contentType: z.string().max(300).regex(MIME_TYPE, 'must be a MIME type'),
+  filename: text({ max: 1000, trim: false }),
+  contentType: storable(z.string().max(300).regex(MIME_TYPE, 'must be a MIME type')),
   docId: z.string().uuid().optional().openapi({ description: 'Re-authorize this PENDING document (a retried upload)' }),
-  version: z.number().int().positive().optional().openapi({ description: 'Expected version when re-authorizing' }),
+  version: int32({ min: 1 }).optional().openapi({ description: 'Expected version when re-authorizing' }),
 }).openapi('DocumentAuthorize');
 
 export const RetentionPlan = z.object({ mode: Mode, days: z.number().int().positive() });
@@ -80,12 +81,12 @@ export const AuthorizeResponse = z
 
 export const FinalizeBody = z
   .object({
-    version: z.number().int().positive(),
-    sizeBytes: z.number().int().min(0),
+    version: int32({ min: 1 }),
+    sizeBytes: int64(),
     sha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be lower-case hex SHA-256'),
-    storageVersionId: z.string().min(1).max(1024),
+    storageVersionId: text({ max: 1024, trim: false }),
     scan: z.enum(['SKIPPED', 'CLEAN', 'INFECTED', 'ERROR']),
-    signature: z.string().max(500).nullable().optional(),
+    signature: text({ min: 0, max: 500, trim: false }).nullable().optional(),
     retention: z.object({ mode: Mode, retainUntil: z.string().datetime({ offset: true }) }).nullable().optional(),
   })
   .openapi('DocumentFinalize');
@@ -104,12 +105,12 @@ export const RemoveResponse = z
   .openapi('DocumentRemoval');
 
 export const ListQuery = z.object({
-  processRef: z.string().min(1).max(200).optional(),
+  processRef: text({ max: 200, trim: false }).optional(),
   taskId: opaque('task-17').optional(),
   capability: Capability.optional(),
   ownerEntityId: opaque('form-instance-9').optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-  cursor: z.string().max(200).optional(),
+  limit: int32Param({ max: 200 }).default(50),
+  cursor: text({ max: 200 }).optional(),
 });
 
 export const DocumentPage = z
@@ -118,7 +119,7 @@ export const DocumentPage = z
 
 export const ProcessStartedBody = z
   .object({
-    processRef: z.string().min(1).max(200),
+    processRef: text({ max: 200, trim: false }),
     processInstanceId: opaque('run-7f2c'),
     workflowId: opaque('forms:acme:case-2024-0042').optional().openapi({
       description: 'Where documentAttachedSignal goes for task-scoped documents (default: the outbox workflow of the processRef)',

@@ -1,9 +1,8 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { isUniqueViolation } from '../../db/errors';
-import { getPhoneNumber, insertPhoneNumber, listPhoneNumbers } from '../../db/queries/phone';
-import { AppError, notFound } from '../../domain/errors';
+import { getPhoneNumber, listPhoneNumbers } from '../../db/queries/phone';
+import { notFound } from '../../domain/errors';
 import type { CreatePhoneNumberInput } from '../../integrations/vapi/client';
-import { mapProviderError, providerClientFor, VapiError } from '../../services/phone/provider';
+import { provisionNumber } from '../../services/phone/numbers';
 import { createRouter, jsonBody, jsonContent, problemResponses, uuidParam } from '../openapi';
 import { reader, writer } from './guards';
 import { PhoneNumber, ProvisionNumberBody } from './schemas';
@@ -21,7 +20,9 @@ export function numberRoutes() {
       tags,
       summary: 'Provision a provider number or import a carrier number (fails hard on provider error)',
       description:
-        'Nothing is saved unless the provider created the number. Provider errors are named: 422 `provider-rejected` ' +
+        'The number is reserved first (input the database would refuse fails before the provider is asked), then created at the ' +
+        'provider, then recorded; a provider refusal leaves nothing, a number the provider created but that could not be recorded ' +
+        'is kept (not served) and logged. Provider errors are named: 422 `provider-rejected` ' +
         '(the provider refused the input), 422 `provider-key-rejected` (401/403 from the provider), 503 `provider-rate-limited`, ' +
         '502 `provider-error` (5xx), 502 `provider-unreachable`, 502 `provider-invalid-response`, 504 `provider-timeout`; ' +
         '422 `provider-key-missing` when no key resolves.',
@@ -33,32 +34,16 @@ export function numberRoutes() {
       const { db, settings } = c.get('deps');
       const caller = c.get('caller');
       const body = c.req.valid('json');
-      const provider = await providerClientFor(db, settings, caller.tenantId);
-      let created;
-      try {
-        created = await provider.createPhoneNumber(body as CreatePhoneNumberInput);
-      } catch (err) {
-        if (!(err instanceof VapiError)) throw err;
-        c.get('log').warn({ providerErrorKind: err.kind, providerStatus: err.status ?? null }, 'number provisioning failed at the provider');
-        throw mapProviderError(err);
-      }
-      try {
-        const row = await insertPhoneNumber(db, {
-          tenantId: caller.tenantId,
-          providerNumberId: created.id,
-          number: created.number ?? ('number' in body ? body.number : null),
-          provider: body.provider,
-          name: created.name ?? body.name ?? null,
-          assistantId: created.assistantId ?? body.assistantId ?? null,
-          providerStatus: created.status,
-          createdBy: caller.userId,
-        });
-        c.get('log').info({ phoneNumberId: row.id, providerNumberId: row.providerNumberId, provider: row.provider }, 'phone number registered');
-        return c.json(numberView(row), 201);
-      } catch (err) {
-        if (isUniqueViolation(err)) throw new AppError('phone-number-exists', 'This provider number is registered already');
-        throw err;
-      }
+      const row = await provisionNumber(db, settings, c.get('log'), {
+        tenantId: caller.tenantId,
+        userId: caller.userId,
+        provider: body.provider,
+        input: body as CreatePhoneNumberInput,
+        number: 'number' in body ? body.number : null,
+        name: body.name ?? null,
+        assistantId: body.assistantId ?? null,
+      });
+      return c.json(numberView(row), 201);
     },
   );
 

@@ -1,11 +1,19 @@
 import { z } from '@hono/zod-openapi';
 import { CALL_DIRECTIONS, NUMBER_PROVIDERS, PHONE_CALL_STATUSES, PROCESS_STATUSES } from '../../db/schema/phone';
 import { E164 } from '../../domain/phone/e164';
+import { boundedMap, int32, int32Param, text } from '../vocabulary';
 
 const iso = z.string().openapi({ format: 'date-time' });
-const e164 = z.string().regex(E164, 'must be an E.164 number such as +14155550123');
-const providerId = z.string().trim().min(1).max(200);
+const e164 = z.string().max(16).regex(E164, 'must be an E.164 number such as +14155550123');
+const providerId = text({ max: 200 });
 const jsonMap = z.record(z.string(), z.unknown());
+
+/**
+ * Call metadata and assistant variable values are stored (jsonb), forwarded to the provider and
+ * returned in every list page: bounded like this (README "Input rules").
+ */
+export const CALL_JSON_BOUNDS = { maxBytes: 16_384, maxDepth: 8, maxNodes: 500, maxKeyLength: 100 };
+const callJson = boundedMap(CALL_JSON_BOUNDS);
 
 export const PAGE_SIZE_CAP = 200;
 export const DEFAULT_PAGE_SIZE = 50;
@@ -61,31 +69,29 @@ export const PhoneCallPage = z
 export const CallListQuery = z.object({
   status: CallStatus.optional(),
   direction: CallDirection.optional(),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
+  limit: int32Param()
     .default(DEFAULT_PAGE_SIZE)
     .openapi({ description: `Page size, default ${DEFAULT_PAGE_SIZE}; values above ${PAGE_SIZE_CAP} are served as ${PAGE_SIZE_CAP}` }),
-  cursor: z.string().max(200).optional().openapi({ description: '`nextCursor` of the previous page' }),
+  cursor: text({ max: 200 }).optional().openapi({ description: '`nextCursor` of the previous page' }),
 });
 
 export const PlaceCallBody = z
   .object({
     customerNumber: e164,
-    customerName: z.string().trim().min(1).max(200).optional(),
+    customerName: text({ max: 200 }).optional(),
     assistantId: providerId.optional().openapi({ description: 'Defaults to PhoneSettings.defaultAssistantId' }),
     phoneNumberId: providerId
       .optional()
       .openapi({ description: 'Provider number id; defaults to PhoneSettings.defaultPhoneNumberId' }),
-    variableValues: jsonMap.optional().openapi({ description: "Values for the assistant's {{placeholders}}" }),
-    metadata: jsonMap.optional(),
+    variableValues: callJson.optional().openapi({ description: "Values for the assistant's {{placeholders}}" }),
+    metadata: callJson.optional(),
   })
   .strict()
   .openapi('PlacePhoneCall');
 
+const secret = text({ max: 500, trim: false });
 const numberCommon = {
-  name: z.string().trim().min(1).max(200).optional(),
+  name: text({ max: 200 }).optional(),
   assistantId: providerId.optional().openapi({ description: 'Assistant answering inbound calls on this number' }),
 };
 
@@ -96,10 +102,10 @@ export const ProvisionNumberBody = z
       .object({
         provider: z.literal('twilio'),
         number: e164,
-        twilioAccountSid: z.string().trim().min(1).max(200),
-        twilioAuthToken: z.string().min(1).max(500).optional(),
-        twilioApiKey: z.string().min(1).max(500).optional(),
-        twilioApiSecret: z.string().min(1).max(500).optional(),
+        twilioAccountSid: providerId,
+        twilioAuthToken: secret.optional(),
+        twilioApiKey: secret.optional(),
+        twilioApiSecret: secret.optional(),
         smsEnabled: z.boolean().optional(),
         ...numberCommon,
       })
@@ -148,12 +154,12 @@ export const PhoneSettingsBody = z
   .object({
     defaultAssistantId: providerId.nullable().optional(),
     defaultPhoneNumberId: providerId.nullable().optional(),
-    version: z.number().int().min(0).optional().openapi({ description: 'Optimistic lock: the version you read (409 if it moved)' }),
+    version: int32().optional().openapi({ description: 'Optimistic lock: the version you read (409 if it moved)' }),
   })
   .strict()
   .openapi('PhoneSettingsUpdate', { description: 'Replaces both defaults; an omitted default is cleared.' });
 
 export const ApiKeyBody = z
-  .object({ apiKey: z.string().trim().min(8, 'must be at least 8 characters').max(500) })
+  .object({ apiKey: text({ min: 8, max: 500 }) })
   .strict()
   .openapi('PhoneApiKey', { description: "The provider's private API key; stored encrypted, never returned." });

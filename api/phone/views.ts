@@ -1,5 +1,5 @@
 import type { z } from '@hono/zod-openapi';
-import type { CallCursor, PhoneCallRow, PhoneNumberRow } from '../../db/queries/phone';
+import type { CallCursor, PhoneCallRow, RegisteredNumberRow } from '../../db/queries/phone';
 import { badRequest } from '../../domain/errors';
 import type { PhoneCall, PhoneCallSummary, PhoneNumber } from './schemas';
 
@@ -43,7 +43,7 @@ export function callView(r: PhoneCallRow): z.infer<typeof PhoneCall> {
   };
 }
 
-export function numberView(r: PhoneNumberRow): z.infer<typeof PhoneNumber> {
+export function numberView(r: RegisteredNumberRow): z.infer<typeof PhoneNumber> {
   return {
     id: r.id,
     providerNumberId: r.providerNumberId,

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { AppError } from '../../domain/errors';
 import { parseServerMessage } from '../../domain/phone/webhook-messages';
 import type { Settings } from '../../domain/settings';
+import { boundedBody } from '../body';
 import { sameSecret } from '../middleware/internal-key';
 import { createRouter, jsonContent, problemResponses } from '../openapi';
 import { handleServerMessage } from './webhook-handlers';
@@ -57,6 +58,9 @@ const WebhookAnswer = z
   ])
   .openapi('PhoneWebhookAnswer');
 
+/** Counted on the stream, chunked or not: a Content-Length check alone let any chunked body through. */
+const webhookBody = boundedBody(MAX_BODY_BYTES, 'Webhook bodies');
+
 export function webhookRoutes() {
   const app = createRouter();
   const warn = warningThrottle();
@@ -74,6 +78,7 @@ export function webhookRoutes() {
         'Always 200 once the secret check passed, even when handling fails inside; never 500. ' +
         'The tenant comes from the call or the dialled number, never from headers.',
       security: [{ VoiceSecret: [] }],
+      middleware: [webhookBody] as const,
       responses: { 200: jsonContent(WebhookAnswer, 'Acknowledged'), ...problemResponses(401, 413) },
     }),
     async (c) => {
@@ -89,9 +94,6 @@ export function webhookRoutes() {
         warn(log, 'unset', 'phone.webhook-secret is not set: provider webhooks are accepted unauthenticated');
       } else if (verdict === 'allowed-missing') {
         warn(log, 'missing', 'webhook without X-Voice-Secret accepted (phone.webhook-require-secret is off)');
-      }
-      if (Number(c.req.header('content-length') ?? 0) > MAX_BODY_BYTES) {
-        throw new AppError('payload-too-large', `Webhook bodies are limited to ${MAX_BODY_BYTES} bytes`);
       }
       let body = '';
       try {

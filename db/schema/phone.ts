@@ -75,6 +75,8 @@ export const phoneCalls = pgTable(
 );
 
 /** Numbers a tenant provisioned or imported; the dialled number of an inbound call names its tenant. */
+export const NUMBER_REGISTRATIONS = ['PENDING', 'REGISTERED', 'FAILED'] as const;
+
 export const phoneNumbers = pgTable(
   'phone_numbers',
   {
@@ -82,17 +84,25 @@ export const phoneNumbers = pgTable(
     tenantId: text('tenant_id')
       .notNull()
       .references(() => tenants.id, { onDelete: 'cascade' }),
-    providerNumberId: text('provider_number_id').notNull(),
+    /** Null while the number is reserved and the provider not yet asked (registration PENDING). */
+    providerNumberId: text('provider_number_id'),
     number: text('number'),
     provider: text('provider', { enum: NUMBER_PROVIDERS }).notNull(),
     name: text('name'),
     assistantId: text('assistant_id'),
     providerStatus: text('provider_status'),
+    /**
+     * PENDING: reserved, the provider is being asked; REGISTERED: created at the provider and
+     * recorded; FAILED: the provider created it but recording it failed (`registration_error`):
+     * kept so a billable number is never lost. Only REGISTERED rows are served and routed.
+     */
+    registration: text('registration', { enum: NUMBER_REGISTRATIONS }).notNull().default('REGISTERED'),
+    registrationError: text('registration_error'),
     createdBy: text('created_by').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex('phone_numbers_provider_number_id_idx').on(t.providerNumberId),
+    uniqueIndex('phone_numbers_provider_number_id_idx').on(t.providerNumberId).where(sql`${t.registration} = 'REGISTERED'`),
     index('phone_numbers_tenant_idx').on(t.tenantId, t.createdAt),
     index('phone_numbers_number_idx').on(t.number),
   ],

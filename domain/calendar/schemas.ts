@@ -16,21 +16,28 @@ import {
 // ---------------------------------------------------------------------------------------------
 // Field formats
 
-export const timeZoneSchema = z.string().refine(isValidTimeZone, { message: 'must be an IANA time zone' });
+/** The range of an `integer` column: a value beyond it is a 400 here, not a database error. */
+const INT32_MAX = 2_147_483_647;
+const nonNegativeInt32 = () => z.number().int().min(0).max(INT32_MAX);
+
+export const timeZoneSchema = z.string().max(64).refine(isValidTimeZone, { message: 'must be an IANA time zone' });
 
 /** `HH:mm`, 00:00..23:59 (a start, or openFrom). */
 export const startTimeSchema = z
   .string()
+  .max(5)
   .refine((s) => tryParseTimeOfDay(s, false) !== undefined, { message: 'must be HH:mm (00:00 to 23:59)' });
 
 /** `HH:mm` or `24:00` (an end, or openUntil). */
 export const endTimeSchema = z
   .string()
+  .max(5)
   .refine((s) => tryParseTimeOfDay(s, true) !== undefined, { message: 'must be HH:mm (00:00 to 24:00)' });
 
 /** A real calendar date `YYYY-MM-DD`. */
 export const localDateSchema = z
   .string()
+  .max(10)
   .refine((s) => tryParseDateKey(s) !== undefined, { message: 'must be a date YYYY-MM-DD' });
 
 export const dayOfWeekSchema = z.number().int().min(1).max(7);
@@ -50,11 +57,13 @@ export const processKeySchema = z
 /** An ISO-8601 instant with an offset or Z. */
 export const instantSchema = z
   .string()
+  .max(64)
   .refine((s) => tryParseOffsetDateTime(s) !== undefined, { message: 'must be an ISO-8601 date-time with an offset or Z' });
 
 /** An ISO-8601 local date-time, or one with an offset or Z. */
 export const dateTimeSchema = z
   .string()
+  .max(64)
   .refine((s) => tryParseOffsetDateTime(s) !== undefined || tryParseLocalDateTime(s.trim()) !== undefined, {
     message: 'must be an ISO-8601 date-time (local, or with an offset or Z)',
   });
@@ -82,7 +91,7 @@ export const calendarLocationInputSchema = z.object({
   region: z.string().max(20).nullish(),
   city: z.string().max(200).nullish(),
   enabled: z.boolean().default(true),
-  sortOrder: z.number().int().default(0),
+  sortOrder: z.number().int().min(-INT32_MAX - 1).max(INT32_MAX).default(0),
 });
 
 const effectiveRangeOk = (v: { effectiveFrom?: string | null | undefined; effectiveUntil?: string | null | undefined }) =>
@@ -141,8 +150,8 @@ export const prioritySchema = z.enum(['LOW', 'MEDIUM', 'HIGH', 'CRITICAL']);
 export const processCalendarAssociationInputSchema = z.object({
   processDefinitionKey: processKeySchema,
   calendarCode: codeSchema,
-  slaBusinessDays: z.number().int().min(0).default(0),
-  slaBusinessMinutes: z.number().int().min(0).default(0),
+  slaBusinessDays: nonNegativeInt32().default(0),
+  slaBusinessMinutes: nonNegativeInt32().default(0),
   priority: prioritySchema.default('MEDIUM'),
   active: z.boolean().default(true),
 });
@@ -151,8 +160,8 @@ export const processCalendarAssociationInputSchema = z.object({
 // Requests
 
 export const slaBudgetSchema = z.object({
-  businessDays: z.number().int().min(0).default(0),
-  businessMinutes: z.number().int().min(0).default(0),
+  businessDays: nonNegativeInt32().default(0),
+  businessMinutes: nonNegativeInt32().default(0),
 });
 
 /** `POST /sla/calculate` with an explicit calendar and budget. */
