@@ -78,6 +78,7 @@ process.stdout.write(
     `  API docs         ${api}/docs   (OpenAPI: ${api}/openapi.json)`,
     `  Temporal Web UI  ${temporalUi ?? '(external Temporal: use its own UI)'}`,
     `  Readiness        ${api}/health/ready`,
+    `  Metrics          ${server.metrics?.url ?? '(off: METRICS_PORT=0)'}   (Prometheus; the worker's Temporal SDK metrics included)`,
     'Press Ctrl-C to stop every part.',
     '',
   ].join('\n'),

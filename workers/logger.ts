@@ -1,3 +1,4 @@
+import { trace } from '@opentelemetry/api';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { Settings } from '../domain/settings';
 
@@ -13,6 +14,7 @@ export function createLogger(
   const options = {
     name,
     level: settings['log.level'],
+    mixin: traceFields,
     redact: {
       paths: [
         'apiKey',
@@ -34,4 +36,12 @@ export function createLogger(
     },
   };
   return destination ? pino(options, destination) : pino(options);
+}
+
+/** The active span's ids on every line written inside a traced request, workflow start or activity. */
+function traceFields() {
+  const span = trace.getActiveSpan();
+  if (!span) return {};
+  const { traceId, spanId } = span.spanContext();
+  return { traceId, spanId };
 }
