@@ -38,7 +38,7 @@ new Gauge({
 
 /** Counts the pool's busy connections; call once on the process's own client. */
 export function measurePool(sql: postgres.Sql, poolSize: number) {
-  size += poolSize;
+  size = poolSize;
   const unsafe = sql.unsafe.bind(sql);
   const begin = sql.begin.bind(sql) as (...args: unknown[]) => Promise<unknown>;
   sql.unsafe = ((...args: Parameters<typeof unsafe>) => settleCounted(unsafe(...args))) as typeof sql.unsafe;
