@@ -3,7 +3,7 @@ import { WorkflowIdReusePolicy } from '@temporalio/common';
 import type { Logger } from 'pino';
 import type { Database, Tx } from '../db/client';
 import { countOutboxFailure, observeOutboxDelivered } from '../integrations/metrics/outbox';
-import { withTraceContext } from '../integrations/tracing/tracing';
+import { withTraceContext } from '../integrations/tracing/context';
 import { claimDueRows, markAttemptFailed, markSignalOutcome, markStarted, OUTBOX_CHANNEL, type OutboxRow } from '../db/outbox';
 import { BusinessKeyKey, CapabilityKey, TenantIdKey } from '../workflows/search-attributes';
 

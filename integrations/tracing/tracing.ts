@@ -1,4 +1,3 @@
-import { context, propagation, ROOT_CONTEXT } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { Resource } from '@opentelemetry/resources';
 import { BatchSpanProcessor, SimpleSpanProcessor, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
@@ -49,9 +48,3 @@ export function startTracing(o: TracingOptions): Tracing | undefined {
 
 /** The process's tracing, when started. */
 export const activeTracing = () => active;
-
-/** Runs `fn` as a continuation of a stored W3C trace context (an outbox row's), or plainly without one. */
-export function withTraceContext<T>(carrier: Record<string, string> | null | undefined, fn: () => T): T {
-  if (!carrier || !active) return fn();
-  return context.with(propagation.extract(ROOT_CONTEXT, carrier), fn);
-}
