@@ -1,4 +1,5 @@
 import type { CallerSnapshot } from '../db/queries/caller-snapshot';
+import { countAccessCacheLookup } from '../integrations/metrics/access';
 
 /**
  * Per-node cache of caller snapshots, so a guarded request costs no database round trip.
@@ -21,6 +22,12 @@ export class AccessCache {
   }
 
   get(tenantId: string, userId: string): CallerSnapshot | undefined {
+    const snapshot = this.find(tenantId, userId);
+    countAccessCacheLookup(snapshot !== undefined);
+    return snapshot;
+  }
+
+  private find(tenantId: string, userId: string): CallerSnapshot | undefined {
     const entry = this.byTenant.get(tenantId)?.get(userId);
     if (!entry) return undefined;
     if (entry.expires <= this.now()) {

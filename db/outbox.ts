@@ -1,3 +1,4 @@
+import { context, propagation } from '@opentelemetry/api';
 import { and, asc, eq, inArray, lte, ne, sql } from 'drizzle-orm';
 import {
   processIdentity,
@@ -39,17 +40,29 @@ const WORKFLOW_LOCK_CLASS = 0x6f62; // "ob"
  */
 async function insertRow(tx: DbOrTx, v: typeof outbox.$inferInsert): Promise<{ id: string } | null> {
   const json = (value: unknown[] | null | undefined) => (value == null ? sql`null` : sql`${JSON.stringify(value)}::jsonb`);
+  const trace = currentTraceContext();
   const rows = await tx.execute<{ id: string }>(sql`
     with locked as (
       select pg_advisory_xact_lock(${WORKFLOW_LOCK_CLASS}, hashtext(${v.workflowId})), pg_notify(${OUTBOX_CHANNEL}, ${v.capability})
     )
-    insert into ${outbox} (verb, capability, tenant_id, business_key, workflow_type, workflow_id, task_queue, args, signal_name, signal_args)
+    insert into ${outbox} (verb, capability, tenant_id, business_key, workflow_type, workflow_id, task_queue, args, signal_name, signal_args, trace_context)
     select ${v.verb}, ${v.capability}, ${v.tenantId}, ${v.businessKey}, ${v.workflowType ?? null}, ${v.workflowId},
-      ${v.taskQueue ?? null}, ${json(v.args ?? [])}, ${v.signalName ?? null}, ${json(v.signalArgs)}
+      ${v.taskQueue ?? null}, ${json(v.args ?? [])}, ${v.signalName ?? null}, ${json(v.signalArgs)},
+      ${trace ? sql`${JSON.stringify(trace)}::jsonb` : sql`null`}
     from locked
     on conflict do nothing
     returning id`);
   return rows[0] ?? null;
+}
+
+/**
+ * The W3C trace context of the code writing the row (the API request's span), so the dispatcher
+ * starts the workflow as part of the same trace. Null when tracing is off (no propagator is set).
+ */
+function currentTraceContext(): Record<string, string> | null {
+  const carrier: Record<string, string> = {};
+  propagation.inject(context.active(), carrier);
+  return carrier.traceparent ? carrier : null;
 }
 
 /**
@@ -175,4 +188,12 @@ export async function closeOutbox(db: DbOrTx, capability: string, tenantId: stri
 export async function getOutboxRow(db: DbOrTx, capability: string, tenantId: string, businessKey: string) {
   const rows = await db.select().from(outbox).where(startRowOf(capability, tenantId, businessKey));
   return rows[0] ?? null;
+}
+
+/** QUEUED rows and the age of the oldest per capability: one aggregate over the queued rows (metrics scrape). */
+export async function outboxBacklog(db: DbOrTx) {
+  const rows = await db.execute<{ capability: string; queued: number; oldest: number }>(sql`
+    select capability, count(*)::int as queued, extract(epoch from now() - min(created_at))::float8 as oldest
+    from ${outbox} where state = 'QUEUED' group by capability`);
+  return rows.map((r) => ({ capability: r.capability, queued: Number(r.queued), oldestAgeSeconds: Number(r.oldest) }));
 }

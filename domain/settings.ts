@@ -263,6 +263,15 @@ export const settingDefs = {
     '300000',
     'How long a node remembers a verified Basic credential (as an HMAC under a per-process key) so repeated requests skip scrypt; revocation applies on the next request regardless (0: scrypt every request).',
   ),
+  'metrics.port': def(int(0, 65535), '9464', 'Port of this process\'s own Prometheus listener (`GET /metrics`), never the API port; 0 turns metrics off.'),
+  'metrics.host': def(text, '0.0.0.0', 'Address the metrics listener binds to (all interfaces, so a Prometheus beside the containers can scrape; set metrics.token when that network is not private).'),
+  'metrics.token': def(optionalText, '', 'When set, `GET /metrics` needs `Authorization: Bearer <token>`; without it 401.', true),
+  'otel.exporter-otlp-endpoint': def(
+    optionalUrl,
+    '',
+    'OpenTelemetry OTLP/HTTP endpoint (the standard `OTEL_EXPORTER_OTLP_ENDPOINT`; spans go to `<endpoint>/v1/traces`). Unset: tracing is off. The exporter also honours the other standard `OTEL_EXPORTER_OTLP_*` variables.',
+  ),
+  'otel.service-name': def(optionalText, '', 'The standard `OTEL_SERVICE_NAME` of exported spans; unset: `platform-api` or `platform-worker` after the process role.'),
 } as const;
 
 export type SettingName = keyof typeof settingDefs;

@@ -15,7 +15,7 @@ const runtime = await connectRuntime(settings, endpoints, logger);
 // Idempotent: creates the documents bucket with versioning and object lock when missing.
 await ensureBucket(runtime.s3, settings['s3.bucket']);
 const server = await startApiNode(settings, runtime, logger);
-logger.info({ port: server.port }, 'API listening');
+logger.info({ port: server.port, metrics: server.metrics?.url }, 'API listening');
 onShutdown(logger, async () => {
   await server.stop();
   await runtime.close();

@@ -71,6 +71,17 @@ await migrateWithLock(databaseUrl);
 // 3. URLs. A port of 0 is chosen here, so the API keeps it across restarts and it can be printed.
 const port = settings.port === 0 ? await getFreePort() : settings.port;
 const api = `http://localhost:${port}`;
+// Each role is its own process with its own metrics listener: METRICS_PORT, +1, +2.
+const roleNames = ['api', 'worker', 'dispatcher'] as const;
+const metricsPort = (role: (typeof roleNames)[number]) =>
+  settings['metrics.port'] === 0 ? 0 : settings['metrics.port'] + roleNames.indexOf(role);
+const metricsLines = () =>
+  settings['metrics.port'] === 0
+    ? ['  Metrics          (off: METRICS_PORT=0)']
+    : roleNames.map(
+        (role, i) =>
+          `${i === 0 ? '  Metrics          ' : '                   '}http://localhost:${metricsPort(role)}/metrics   (${role}${role === 'worker' ? ", with the Temporal SDK's metrics" : ''})`,
+      );
 process.stdout.write(
   [
     '',
@@ -79,6 +90,7 @@ process.stdout.write(
     `  API docs         ${api}/docs   (OpenAPI: ${api}/openapi.json)`,
     `  Temporal Web UI  ${temporalUi ?? '(external Temporal: use its own UI)'}`,
     `  Readiness        ${api}/health/ready`,
+    ...metricsLines(),
     'The API, the worker and the dispatcher are restarted when they crash. Press Ctrl-C to stop every part.',
     '',
   ].join('\n'),
@@ -88,9 +100,15 @@ process.stdout.write(
 const entry = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 const supervisor = new Supervisor({
   roles: [
-    { name: 'api', entry: entry('./api.ts') },
-    { name: 'worker', entry: entry('./worker.ts'), env: { [envName('dispatcher.enabled')]: 'false' } },
-    ...(settings['dispatcher.enabled'] ? [{ name: 'dispatcher', entry: entry('./dispatcher-node.ts') }] : []),
+    { name: 'api', entry: entry('./api.ts'), env: { [envName('metrics.port')]: String(metricsPort('api')) } },
+    {
+      name: 'worker',
+      entry: entry('./worker.ts'),
+      env: { [envName('dispatcher.enabled')]: 'false', [envName('metrics.port')]: String(metricsPort('worker')) },
+    },
+    ...(settings['dispatcher.enabled']
+      ? [{ name: 'dispatcher', entry: entry('./dispatcher-node.ts'), env: { [envName('metrics.port')]: String(metricsPort('dispatcher')) } }]
+      : []),
   ],
   env: {
     ...process.env,

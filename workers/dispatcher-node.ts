@@ -1,6 +1,7 @@
 // The outbox dispatcher alone, as `npm start` supervises it beside the worker; given only URLs.
 import { loadSettings } from './config';
 import { createLogger } from './logger';
+import { startMetricsServer } from './metrics-server';
 import { connectRuntime, endpointsFromSettings } from './runtime';
 import { onShutdown } from './shutdown';
 import { createDispatcher } from './worker-process';
@@ -10,8 +11,10 @@ const logger = createLogger(settings, 'dispatcher');
 const runtime = await connectRuntime(settings, endpointsFromSettings(settings), logger);
 const dispatcher = createDispatcher(settings, runtime.database, runtime, logger);
 await dispatcher.start();
+const metrics = await startMetricsServer(settings, { database: runtime.database }, logger);
 logger.info({ capabilities: settings['dispatcher.capabilities'] }, 'dispatcher started');
 onShutdown(logger, async () => {
   await dispatcher.stop();
+  await metrics?.close();
   await runtime.close();
 });

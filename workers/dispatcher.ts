@@ -2,6 +2,8 @@ import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Clien
 import { WorkflowIdReusePolicy } from '@temporalio/common';
 import type { Logger } from 'pino';
 import type { Database, Tx } from '../db/client';
+import { countOutboxFailure, observeOutboxDelivered } from '../integrations/metrics/outbox';
+import { withTraceContext } from '../integrations/tracing/context';
 import { claimDueRows, markAttemptFailed, markSignalOutcome, markStarted, OUTBOX_CHANNEL, type OutboxRow } from '../db/outbox';
 import { BusinessKeyKey, CapabilityKey, TenantIdKey } from '../workflows/search-attributes';
 
@@ -141,10 +143,16 @@ export class OutboxDispatcher {
     });
   }
 
-  private async deliver(tx: Tx, row: OutboxRow) {
+  /** In the trace of the request that wrote the row: the workflow start joins it (Temporal's client interceptor). */
+  private deliver(tx: Tx, row: OutboxRow) {
+    return withTraceContext(row.traceContext, () => this.deliverRow(tx, row));
+  }
+
+  private async deliverRow(tx: Tx, row: OutboxRow) {
     try {
       if (row.verb === 'start') {
         await markStarted(tx, row.id, await this.o.startWorkflow(row));
+        observeOutboxDelivered(row);
         return;
       }
       if (!this.o.signals) throw new Error('this dispatcher has no signal sender');
@@ -154,12 +162,15 @@ export class OutboxDispatcher {
         await markSignalOutcome(tx, row.id, 'UNDELIVERABLE', sent.reason);
       } else if (row.verb === 'signal-with-start') {
         await markStarted(tx, row.id, sent.runId);
+        observeOutboxDelivered(row);
       } else {
         await markSignalOutcome(tx, row.id, 'DELIVERED');
+        observeOutboxDelivered(row);
       }
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       const failed = await markAttemptFailed(tx, row, message, this.o.maxAttempts, this.o.backoffMs);
+      countOutboxFailure(row, failed);
       this.o.logger[failed ? 'error' : 'warn'](
         { businessKey: row.businessKey, capability: row.capability, verb: row.verb, attempt: row.retryCount + 1, err: message },
         failed ? 'outbox row FAILED after its last attempt' : 'outbox delivery failed; will retry',

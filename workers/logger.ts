@@ -1,3 +1,4 @@
+import { trace } from '@opentelemetry/api';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import { errorWithoutValues } from '../db/errors';
 import type { Settings } from '../domain/settings';
@@ -19,6 +20,7 @@ export function createLogger(
     name,
     level: settings['log.level'],
     serializers: { err: serializeError, error: serializeError },
+    mixin: traceFields,
     redact: {
       paths: [
         'apiKey',
@@ -40,4 +42,12 @@ export function createLogger(
     },
   };
   return destination ? pino(options, destination) : pino(options);
+}
+
+/** The active span's ids on every line written inside a traced request, workflow start or activity. */
+function traceFields() {
+  const span = trace.getActiveSpan();
+  if (!span) return {};
+  const { traceId, spanId } = span.spanContext();
+  return { traceId, spanId };
 }

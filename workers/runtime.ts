@@ -1,5 +1,6 @@
 import { HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { Client, Connection } from '@temporalio/client';
+import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
 import type { Logger } from 'pino';
 import { createDatabase, type Database } from '../db/client';
 import type { ReadinessCheck } from '../api/deps';
@@ -52,7 +53,9 @@ export function createS3Client(settings: Settings, s3: Endpoints['s3']) {
 export async function connectRuntime(settings: Settings, endpoints: Endpoints, logger: Logger): Promise<Runtime> {
   const database = createDatabase(endpoints.databaseUrl, { max: settings['database.pool-size'] });
   const temporalConnection = await Connection.connect({ address: endpoints.temporalAddress });
-  const temporal = new Client({ connection: temporalConnection, namespace: settings['temporal.namespace'] });
+  // Carries the caller's trace into the workflows it starts and signals (a no-op while tracing is off).
+  const interceptors = { workflow: [new OpenTelemetryWorkflowClientInterceptor()] };
+  const temporal = new Client({ connection: temporalConnection, namespace: settings['temporal.namespace'], interceptors });
   const s3 = createS3Client(settings, endpoints.s3);
   const readiness: Record<string, ReadinessCheck> = {
     postgres: async () => {

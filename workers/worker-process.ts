@@ -1,3 +1,4 @@
+import { OpenTelemetryPlugin } from '@temporalio/interceptors-opentelemetry';
 import { DefaultLogger, NativeConnection, Runtime as TemporalRuntime, Worker, type LogLevel } from '@temporalio/worker';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
@@ -6,11 +7,15 @@ import type { Database } from '../db/client';
 import { OutboxDispatcher, temporalSignaller, temporalStarter } from './dispatcher';
 import type { Runtime } from './runtime';
 import { ensureSchedules } from './schedules';
+import { freeLoopbackPort, startMetricsServer, type MetricsListener } from './metrics-server';
+import { startTracing } from '../integrations/tracing/tracing';
 import type { Settings } from '../domain/settings';
 
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
 export interface RunningWorker {
+  /** This process's metrics listener (with the Temporal SDK's own metrics); undefined when metrics.port is 0. */
+  metrics: MetricsListener | undefined;
   stop(): Promise<void>;
   done: Promise<void>;
 }
@@ -22,7 +27,8 @@ export async function startWorkerProcess(
   temporalAddress: string,
   logger: Logger,
 ): Promise<RunningWorker> {
-  installTemporalLogging(logger);
+  const sdkMetricsPort = await installTemporalRuntime(logger, settings['metrics.port'] !== 0);
+  const tracing = startTracing({ serviceName: settings['otel.service-name'] ?? 'platform-worker', endpoint: settings['otel.exporter-otlp-endpoint'] });
   await ensureSchedules(runtime.temporal, settings, logger);
   const connection = await NativeConnection.connect({ address: temporalAddress });
   const worker = await Worker.create({
@@ -31,21 +37,28 @@ export async function startWorkerProcess(
     taskQueue: settings['temporal.task-queue'],
     workflowsPath,
     activities: createActivities({ db: runtime.database.db, settings, logger, s3: runtime.s3 }),
+    // Workflow and activity spans continue the trace the dispatcher's start carried in its headers.
+    plugins: tracing ? [new OpenTelemetryPlugin({ resource: tracing.resource, spanProcessor: tracing.spanProcessor })] : [],
   });
+  const sdkMetrics = sdkMetricsPort && (() => readSdkMetrics(sdkMetricsPort));
+  const metrics = await startMetricsServer(settings, { database: runtime.database, extra: sdkMetrics || undefined }, logger);
   const running = worker.run();
   const dispatcher = settings['dispatcher.enabled'] ? createDispatcher(settings, runtime.database, runtime, logger) : undefined;
   await dispatcher?.start();
   logger.info(
-    { taskQueue: settings['temporal.task-queue'], dispatcher: dispatcher ? settings['dispatcher.capabilities'] : 'off' },
+    { taskQueue: settings['temporal.task-queue'], dispatcher: dispatcher ? settings['dispatcher.capabilities'] : 'off', metrics: metrics?.url },
     'worker started',
   );
   return {
+    metrics,
     done: running,
     async stop() {
       await dispatcher?.stop();
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await running.catch((err) => logger.error({ err }, 'worker stopped with an error'));
       await connection.close();
+      await metrics?.close();
+      await tracing?.flush();
     },
   };
 }
@@ -64,12 +77,29 @@ export function createDispatcher(settings: Settings, database: Database, runtime
   });
 }
 
-let runtimeInstalled = false;
+/**
+ * The SDK's own worker metrics (task slots, schedule-to-start latency, activity failures), from
+ * its Prometheus exporter on a loopback port, served inside this process's `/metrics`: one scrape
+ * target per process. Prometheus naming: `_total` counters, units and seconds in the names.
+ */
+async function readSdkMetrics(port: number) {
+  const r = await fetch(`http://127.0.0.1:${port}/metrics`);
+  if (!r.ok) throw new Error(`Temporal SDK metrics answered ${r.status}`);
+  return r.text();
+}
 
-/** Routes the SDK's own log lines into our JSON logger (warnings and worse only). */
-function installTemporalLogging(logger: Logger) {
-  if (runtimeInstalled) return;
-  runtimeInstalled = true;
+let runtimeInstalled: Promise<number | undefined> | undefined;
+
+/**
+ * Routes the SDK's own log lines into our JSON logger (warnings and worse only) and, with metrics
+ * on, starts its exporter; once per process. Resolves to the exporter's loopback port.
+ */
+function installTemporalRuntime(logger: Logger, withMetrics: boolean) {
+  runtimeInstalled ??= withMetrics ? freeLoopbackPort().then((port) => installRuntime(logger, port)) : Promise.resolve(installRuntime(logger, undefined));
+  return runtimeInstalled;
+}
+
+function installRuntime(logger: Logger, metricsPort: number | undefined) {
   const sdk = logger.child({ component: 'temporal-sdk' });
   const map: Record<LogLevel, 'trace' | 'debug' | 'info' | 'warn' | 'error'> = {
     TRACE: 'trace',
@@ -82,5 +112,18 @@ function installTemporalLogging(logger: Logger) {
   TemporalRuntime.install({
     shutdownSignals: [],
     logger: new DefaultLogger('WARN', (entry) => sdk[map[entry.level]](entry.meta ?? {}, entry.message)),
+    telemetryOptions: metricsPort
+      ? {
+          metrics: {
+            prometheus: {
+              bindAddress: `127.0.0.1:${metricsPort}`,
+              countersTotalSuffix: true,
+              unitSuffix: true,
+              useSecondsForDurations: true,
+            },
+          },
+        }
+      : {},
   });
+  return metricsPort;
 }

@@ -3,6 +3,7 @@
 // several ranges get the whole body with 200 (RFC 9110 lets a server ignore Range).
 import type { Context } from 'hono';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
+import { countDocumentBytes } from '../../integrations/metrics/documents';
 import { ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -52,6 +53,7 @@ export async function downloadDocument(c: Context<AppEnv>, rt: DocumentsRuntime,
   });
   if (single) headers['Content-Range'] = contentRangeHeader(single, size);
   const status = single ? 206 : 200;
+  countDocumentBytes('download', length);
   const outgoing = (c.env as { outgoing?: unknown } | undefined)?.outgoing;
   if (outgoing instanceof ServerResponse) {
     // Served by @hono/node-server: pipe S3's Node stream straight into the socket (no web-stream hop).

@@ -12,6 +12,7 @@ import type { AppEnv } from '../env';
 import { registryCaller } from './request-parts';
 import type { DocumentsRuntime } from './runtime';
 import { MIME_TYPE, UploadFields } from './schemas';
+import { countDocumentBytes } from '../../integrations/metrics/documents';
 
 /** Room for boundaries, part headers and the metadata fields around a file at the cap. */
 const ENVELOPE_BYTES = 64 * 1024;
@@ -130,6 +131,7 @@ export async function uploadDocument(c: Context<AppEnv>, rt: DocumentsRuntime): 
         knownMinBytes,
         envelope,
       });
+      countDocumentBytes('upload', view.sizeBytes ?? 0);
       return c.json(view, 201, { Location: `/api/documents/${view.id}` });
     } catch (err) {
       // Let busboy read on to the end, so the answer is not held up by an unread body.

@@ -1,5 +1,6 @@
 import { createMiddleware } from 'hono/factory';
 import { assertCapabilityAccess, type AccessMode } from '../../domain/access/capability-access';
+import { countedGuardDecision } from '../../integrations/metrics/access';
 import type { AppEnv } from '../env';
 import { raises } from '../openapi';
 
@@ -7,7 +8,7 @@ import { raises } from '../openapi';
 export const capabilityGuard = (code: string, mode: AccessMode) =>
   raises(
     createMiddleware<AppEnv>(async (c, next) => {
-      assertCapabilityAccess(c.get('caller').snapshot, code, mode);
+      countedGuardDecision(() => assertCapabilityAccess(c.get('caller').snapshot, code, mode));
       await next();
     }),
     'capability-not-subscribed',

@@ -14,6 +14,7 @@ import { PHONE_CAPABILITY } from '../../domain/phone/call-process';
 import { buildToolCallsResponse, toolError, type ToolCallsResponse } from '../../domain/phone/tool-results';
 import type { MessageContext, ServerMessage } from '../../domain/phone/webhook-messages';
 import { applyEndOfCallReport, applyStatusUpdate, recordInboundCall, type CallEventResult } from '../../services/phone/call-events';
+import { countPhoneWebhookMessage } from '../../integrations/metrics/phone';
 import type { AppDeps } from '../deps';
 import { EMPTY_TOOL_REGISTRY, runToolCalls } from './tools';
 
@@ -111,6 +112,7 @@ export async function handleServerMessage(
   deadline: number,
 ): Promise<WebhookAnswer> {
   const mlog = log.child({ messageType: m.type, providerCallId: 'providerCallId' in m ? m.providerCallId : null });
+  let outcome: 'handled' | 'failed' = 'handled';
   try {
     switch (m.type) {
       case 'assistant-request':
@@ -142,11 +144,14 @@ export async function handleServerMessage(
         return {};
     }
   } catch (err) {
+    outcome = 'failed';
     mlog.error({ err }, 'webhook handling failed; acknowledged with 200');
     if (m.type === 'assistant-request') return declineCall();
     if (m.type === 'tool-calls') {
       return buildToolCallsResponse(m.toolCalls.map((t) => toolError(t.id, t.name, 'The tool failed.')));
     }
     return {};
+  } finally {
+    countPhoneWebhookMessage(m.type, outcome);
   }
 }

@@ -42,6 +42,8 @@ export const outbox = pgTable(
     lastError: text('last_error'),
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
     processInstanceId: text('process_instance_id'),
+    /** W3C trace context (`traceparent`, `tracestate`) of the request that wrote the row; null when tracing is off. */
+    traceContext: jsonb('trace_context').$type<Record<string, string>>(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

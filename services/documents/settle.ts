@@ -4,6 +4,7 @@
 import { retainUntilFrom, type RetentionPlan } from '../../domain/documents/retention';
 import type { DocumentObjectStore } from '../../integrations/docstore/object-store';
 import type { Scanner } from '../../integrations/docstore/scanner';
+import { countedScan } from '../../integrations/metrics/documents';
 
 export type SettleOutcome =
   | { scan: 'SKIPPED' | 'CLEAN'; retention: { mode: RetentionPlan['mode']; retainUntil: Date } | null }
@@ -26,7 +27,7 @@ export async function settleStoredObject(
   if (scanner.mode === 'clamav') {
     const { body } = await store.read(key, versionId);
     try {
-      const result = await scanner.client.scanStream(body);
+      const result = await countedScan(scanner.client.scanStream(body));
       if (result.verdict === 'infected') return { scan: 'INFECTED', signature: result.signature };
       scan = 'CLEAN';
     } finally {

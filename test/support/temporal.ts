@@ -1,5 +1,5 @@
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Runtime, Worker, DefaultLogger } from '@temporalio/worker';
+import { NativeConnection, Runtime, Worker, DefaultLogger, type WorkerOptions } from '@temporalio/worker';
 import { randomBytes } from 'node:crypto';
 import { workflowsPath } from '../../workers/worker-process';
 import { servers } from './servers';
@@ -16,14 +16,18 @@ export interface TestWorker {
  * A real worker on the run's Temporal server, on a task queue of its own so test files never
  * pick up each other's workflows. Activities are whatever the test passes.
  */
-export async function startTestWorker(activities: object, taskQueue = `tq-${randomBytes(5).toString('hex')}`): Promise<TestWorker> {
+export async function startTestWorker(
+  activities: object,
+  taskQueue = `tq-${randomBytes(5).toString('hex')}`,
+  options: Pick<WorkerOptions, 'plugins'> = {},
+): Promise<TestWorker> {
   if (!runtimeInstalled) {
     runtimeInstalled = true;
     Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [] });
   }
   const address = servers().temporalAddress;
   const nativeConnection = await NativeConnection.connect({ address });
-  const worker = await Worker.create({ connection: nativeConnection, taskQueue, workflowsPath, activities });
+  const worker = await Worker.create({ connection: nativeConnection, taskQueue, workflowsPath, activities, ...options });
   const running = worker.run();
   const connection = await Connection.connect({ address });
   const client = new Client({ connection });

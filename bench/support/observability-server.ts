@@ -1,0 +1,33 @@
+// One API node for bench/access-observability.bench.ts, in its own process so each configuration
+// has its own event loop and globals (OpenTelemetry's context manager is process-wide).
+// argv: off | metrics | tracing. Env: BENCH_DATABASE_URL, BENCH_OTLP_ENDPOINT (tracing).
+// Prints `{"port":N}` once listening; exits when stdin closes.
+import { serve } from '@hono/node-server';
+import type { AddressInfo } from 'node:net';
+import pino from 'pino';
+import { createApp } from '../../api/app';
+import { createDatabase } from '../../db/client';
+import { startTracing } from '../../integrations/tracing/tracing';
+import { createListeningAccessCache } from '../../workers/access-cache-listener';
+import { loadSettings } from '../../workers/config';
+import { freeLoopbackPort, startMetricsServer } from '../../workers/metrics-server';
+
+const mode = process.argv[2] as 'off' | 'metrics' | 'tracing';
+const database = createDatabase(process.env.BENCH_DATABASE_URL!, { max: 10 });
+const settings = loadSettings({}, { 'log.level': 'error', 'metrics.port': mode === 'off' ? 0 : await freeLoopbackPort(), 'metrics.host': '127.0.0.1' });
+if (mode === 'tracing') startTracing({ serviceName: 'bench', endpoint: process.env.BENCH_OTLP_ENDPOINT });
+const logger = pino({ level: 'error' });
+const access = await createListeningAccessCache(database.sql, settings['access.cache-ttl-ms'], logger);
+const metrics = await startMetricsServer(settings, { database }, logger);
+const app = createApp({ db: database.db, settings, logger, readiness: {}, accessCache: access.cache });
+const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+await new Promise((r) => server.once('listening', r));
+process.stdout.write(`${JSON.stringify({ port: (server.address() as AddressInfo).port, metrics: metrics?.url })}\n`);
+process.stdin.resume();
+process.stdin.on('end', async () => {
+  server.close();
+  await metrics?.close();
+  await access.stop();
+  await database.close();
+  process.exit(0);
+});

@@ -1,0 +1,50 @@
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { Resource } from '@opentelemetry/resources';
+import { BatchSpanProcessor, SimpleSpanProcessor, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+
+/** The process's tracing: Temporal's OpenTelemetry plugin exports workflow spans through the same processor. */
+export interface Tracing {
+  resource: Resource;
+  spanProcessor: SpanProcessor;
+  /** Exports what is buffered (tests read spans after it). */
+  flush(): Promise<void>;
+  shutdown(): Promise<void>;
+}
+
+export interface TracingOptions {
+  serviceName: string;
+  /** OTLP/HTTP base endpoint (OTEL_EXPORTER_OTLP_ENDPOINT); spans go to `<endpoint>/v1/traces`. */
+  endpoint?: string;
+  /** Instead of OTLP: every span handed to this exporter as it ends (tests, with an in-memory exporter). */
+  exporter?: SpanExporter;
+}
+
+let active: Tracing | undefined;
+
+/**
+ * Registers the global tracer provider, the W3C trace-context propagator and the async context
+ * manager, once per process (`npm start` runs the API and the worker in one process: the first
+ * caller names the service). Off (undefined) unless an endpoint or an exporter is given: with
+ * tracing off nothing is registered, and every OpenTelemetry call in the code is a no-op.
+ */
+export function startTracing(o: TracingOptions): Tracing | undefined {
+  if (active) return active;
+  if (!o.endpoint && !o.exporter) return undefined;
+  const resource = new Resource({ 'service.name': o.serviceName });
+  const spanProcessor = o.exporter
+    ? new SimpleSpanProcessor(o.exporter)
+    : new BatchSpanProcessor(new OTLPTraceExporter({ url: `${o.endpoint!.replace(/\/+$/, '')}/v1/traces` }));
+  const provider = new NodeTracerProvider({ resource, spanProcessors: [spanProcessor] });
+  provider.register();
+  active = {
+    resource,
+    spanProcessor,
+    flush: () => provider.forceFlush(),
+    shutdown: () => provider.shutdown(),
+  };
+  return active;
+}
+
+/** The process's tracing, when started. */
+export const activeTracing = () => active;
