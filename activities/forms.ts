@@ -1,17 +1,82 @@
 import { Context } from '@temporalio/activity';
 import { closeOutbox } from '../db/outbox';
+import { AppError } from '../domain/errors';
 import { FORMS_CAPABILITY } from '../domain/forms/intake-process';
-import { planIntake, recordIntakeFailure, writeBackProcessed, type IntakePlan } from '../services/forms/intake-steps';
+import { ChromiumPrinter } from '../integrations/chromium/printer';
+import { createObjectStore } from '../integrations/docstore/object-store';
+import { createScanner } from '../integrations/docstore/scanner';
+import { DocumentRegistry } from '../services/documents/document-registry';
+import { UploadSlots } from '../services/documents/upload-slots';
+import { makeSubmissionPdf, mirrorAttachments } from '../services/forms/intake-documents';
+import { planIntake, recordIntakeFailure, recordPdfFailure, writeBackProcessed, type IntakePlan } from '../services/forms/intake-steps';
+import { RenderQueue } from '../services/forms/render-queue';
 import type { ActivityDeps } from './deps';
+import { toActivityFailure } from './failures';
 
 export function createFormActivities(deps: ActivityDeps) {
-  const { db } = deps;
+  const { db, settings } = deps;
   const logger = deps.logger.child({ component: 'form-activities' });
+  const registry = new DocumentRegistry({ db, settings, logger });
+  // The worker's own printer and queue (docs/forms.md "Durable intake"); Chromium starts on the first render.
+  const printer = new ChromiumPrinter({ executablePath: settings['render.chromium-path'], timeoutMs: settings['render.timeout-ms'] });
+  const queue = new RenderQueue({ concurrency: settings['render.concurrency'], queueSize: settings['render.queue-size'] });
+  const objectStore = createObjectStore(settings, deps.s3);
+  const scanner = createScanner(settings);
+  const uploadSlots = new UploadSlots(settings['docstore.upload-concurrency']);
+  const workflowOf = () => {
+    const info = Context.current().info;
+    return info.workflowExecution ?? { workflowId: info.activityId, runId: info.activityId };
+  };
+
   return {
     /** Reads what to do with the submission and marks processStartStatus STARTED. */
     async planFormIntake(tenantId: string, instanceId: string): Promise<IntakePlan | null> {
-      const info = Context.current().info;
-      return planIntake(db, tenantId, instanceId, info.workflowExecution?.runId ?? info.activityId);
+      return planIntake(db, tenantId, instanceId, workflowOf().runId);
+    },
+
+    /**
+     * Spec rule 5: the submission's attachments get the intake's run id (the registry's
+     * process-started). A refusal that retrying cannot change (an earlier run of a retried intake
+     * is already recorded for the processRef, an unusable processRef) is logged and skipped.
+     */
+    async mirrorFormAttachments(tenantId: string, instanceId: string, processRef: string): Promise<number> {
+      const { workflowId, runId } = workflowOf();
+      try {
+        return await mirrorAttachments(registry, { tenantId, processRef, workflowId, runId });
+      } catch (err) {
+        if (err instanceof AppError && err.status < 500) {
+          logger.warn({ tenantId, instanceId, code: err.code }, 'form attachments not mirrored');
+          return 0;
+        }
+        throw toActivityFailure(err);
+      }
+    },
+
+    /**
+     * Step 7: the submission PDF (null when `forms.submission-pdf` is off). A full queue, a
+     * Chromium failure or storage trouble (5xx) is retried by Temporal; a 4xx never succeeds.
+     */
+    async renderFormSubmissionPdf(tenantId: string, instanceId: string): Promise<{ docId: string } | null> {
+      if (!settings['forms.submission-pdf']) return null;
+      try {
+        if (!objectStore) throw new AppError('storage-unavailable', 'This worker has no S3 client; another worker must render the PDF');
+        return await makeSubmissionPdf(
+          {
+            db,
+            render: { printer, queue },
+            store: (log) => ({ registry, store: objectStore, scanner, uploadSlots, maxBytes: settings['docstore.max-bytes'], now: () => new Date(), log }),
+            log: logger,
+          },
+          { tenantId, instanceId, workflowId: workflowOf().workflowId },
+        );
+      } catch (err) {
+        throw toActivityFailure(err);
+      }
+    },
+
+    async recordFormPdfFailure(tenantId: string, instanceId: string, reason: string): Promise<void> {
+      logger.error({ tenantId, instanceId, reason }, 'form submission PDF could not be made');
+      await recordPdfFailure(db, tenantId, instanceId, reason);
     },
 
     /** Spec: the write-back's failures are logged, never rethrown. */

@@ -236,6 +236,15 @@ export const settingDefs = {
   'forms.rate-limit.per-ip-per-minute': def(int(1, 1_000_000), '20', 'Public embed submissions accepted per client address per minute (spec rule 1); above it 429 `rate-limited` with Retry-After.'),
   'forms.rate-limit.per-token-per-minute': def(int(1, 1_000_000), '600', 'Public embed submissions accepted per embed token per minute (spec rule 1); above it 429 `rate-limited` with Retry-After.'),
   'forms.max-submission-bytes': def(int(1024, 16 * 1024 * 1024), '262144', 'Bound of a public embed submission body in bytes, counted on the stream (spec rule 2); above it 413 `payload-too-large`.'),
+  'forms.event-rail.poll-ms': def(int(50, 600_000), '2000', 'Polling fallback of the form event correlator when no NOTIFY arrives (it runs beside the outbox dispatcher).'),
+  'forms.event-rail.batch-size': def(int(1, 1000), '50', 'Form events claimed per correlator transaction.'),
+  'forms.event-rail.max-attempts': def(
+    int(1, 1000),
+    '5',
+    'Attempts to enqueue the deliveries of one form event before it becomes FAILED (docs/forms.md "Event rail").',
+  ),
+  'forms.event-rail.backoff-ms': def(int(1, 3_600_000), '1000', 'First retry delay of a form event whose deliveries could not be enqueued; doubles per attempt (capped at 10 min).'),
+  'forms.submission-pdf': def(bool, 'true', 'The formIntake process renders and stores each submission\'s PDF (FORM_SUBMISSION_PDF) in the worker. Off: no PDF is made (the forms bench turns it off).'),
   'public.base-url': def(url, 'http://localhost:3000', 'Public base URL of the hosted pages (embed links are `<base>/embed/<token>`).'),
   'http.max-body-bytes': def(
     int(1024, 64 * 1024 * 1024),

@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { createActivities } from '../activities/index';
 import type { Database } from '../db/client';
 import { OutboxDispatcher, temporalSignaller, temporalStarter } from './dispatcher';
+import { FormEventCorrelator } from './form-event-correlator';
 import type { Runtime } from './runtime';
 import { ensureSchedules } from './schedules';
 import { freeLoopbackPort, startMetricsServer, type MetricsListener } from './metrics-server';
@@ -45,6 +46,9 @@ export async function startWorkerProcess(
   const running = worker.run();
   const dispatcher = settings['dispatcher.enabled'] ? createDispatcher(settings, runtime.database, runtime, logger) : undefined;
   await dispatcher?.start();
+  // The forms event rail's correlator runs wherever the dispatcher does: it only writes outbox rows.
+  const correlator = dispatcher ? FormEventCorrelator.fromSettings(runtime.database, logger, settings) : undefined;
+  await correlator?.start();
   logger.info(
     { taskQueue: settings['temporal.task-queue'], dispatcher: dispatcher ? settings['dispatcher.capabilities'] : 'off', metrics: metrics?.url },
     'worker started',
@@ -53,6 +57,7 @@ export async function startWorkerProcess(
     metrics,
     done: running,
     async stop() {
+      await correlator?.stop();
       await dispatcher?.stop();
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await running.catch((err) => logger.error({ err }, 'worker stopped with an error'));

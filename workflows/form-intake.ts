@@ -13,10 +13,17 @@ const acts = proxyActivities<FormActivities>({
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
 
+/** A render waits behind the worker's queue and Chromium; bounded, so a PDF that cannot be made does not hold the submission (about 15 minutes). */
+const pdf = proxyActivities<Pick<FormActivities, 'renderFormSubmissionPdf'>>({
+  startToCloseTimeout: '3 minutes',
+  retry: { initialInterval: '2 seconds', maximumInterval: '2 minutes', maximumAttempts: 12 },
+});
+
 /**
  * One process per submitted instance (business key = instance id), started by the dispatcher
- * from the row written with the submission. It runs the definition's submissionHandling, writes
- * back PROCESSED, and closes its outbox row. An unusable handling is recorded, not retried.
+ * from the row written with the submission. It mirrors the attachments, renders the submission
+ * PDF, runs the definition's submissionHandling, writes back PROCESSED, and closes its outbox row.
+ * An unusable handling is recorded, not retried; so is a PDF that could not be made.
  */
 export async function formIntake(input: FormIntakeProcessInput): Promise<FormIntakeResult> {
   const { tenantId, instanceId } = input;
@@ -28,7 +35,13 @@ export async function formIntake(input: FormIntakeProcessInput): Promise<FormInt
   const plan = await acts.planFormIntake(tenantId, instanceId);
   if (!plan) return done('nothing-to-do', null);
 
-  const { handling, submission } = plan;
+  const { handling, submission, processRef } = plan;
+  await acts.mirrorFormAttachments(tenantId, instanceId, processRef);
+  try {
+    await pdf.renderFormSubmissionPdf(tenantId, instanceId);
+  } catch (err) {
+    await acts.recordFormPdfFailure(tenantId, instanceId, err instanceof Error && err.cause instanceof Error ? err.cause.message : String(err));
+  }
   if (handling.kind === 'unknown') {
     await acts.recordFormIntakeFailure(tenantId, instanceId, `unknown submissionHandling "${handling.raw}"`);
     return done('failed', null);

@@ -13,6 +13,8 @@ import {
   submitInstance,
 } from '../../services/forms/instances';
 import type { FormInstanceRow } from '../../db/queries/form-instances';
+import { eventsOfInstance } from '../../services/forms/event-rail-rows';
+import { submissionAttachments, submissionPdfs } from '../../services/forms/submission-documents';
 import { actorOf } from '../definitions/context';
 import { definitionGuards } from '../definitions/guards';
 import type { AppEnv } from '../env';
@@ -30,8 +32,15 @@ import {
 const InstancePath = z.object({ id: uuidParam() });
 const BASE = '/api/form-instances';
 
-async function view(c: Context<AppEnv>, row: FormInstanceRow) {
-  return { ...instanceSummary(row), submissionOutbox: await submissionOutboxOf(c.get('deps').db, row) };
+export async function view(c: Context<AppEnv>, row: FormInstanceRow) {
+  const { db } = c.get('deps');
+  return {
+    ...instanceSummary(row),
+    submissionPdf: (await submissionPdfs(db, [row])).get(row.id) ?? null,
+    submissionOutbox: await submissionOutboxOf(db, row),
+    events: await eventsOfInstance(db, row.tenantId, row.id),
+    attachments: await submissionAttachments(db, row),
+  };
 }
 
 export function instanceRoutes() {
@@ -76,7 +85,9 @@ export function instanceRoutes() {
         limit: q.limit,
       });
       const last = rows.length === q.limit ? rows[rows.length - 1] : undefined;
-      return c.json({ items: rows.map(instanceSummary), nextCursor: last ? encodeCursor(last.createdAt, last.id) : null }, 200);
+      const pdfs = await submissionPdfs(deps.db, rows);
+      const items = rows.map((r) => ({ ...instanceSummary(r), submissionPdf: pdfs.get(r.id) ?? null }));
+      return c.json({ items, nextCursor: last ? encodeCursor(last.createdAt, last.id) : null }, 200);
     },
   );
 

@@ -70,8 +70,34 @@ const instanceFields = {
   updatedAt: z.string(),
 };
 
-export const InstanceView = z.object({ ...instanceFields, submissionOutbox: SubmissionOutbox.nullable() }).openapi('FormInstance');
-export const InstanceSummary = z.object(instanceFields).openapi('FormInstanceSummary');
+const SubmissionPdf = z
+  .object({ docId: z.string() })
+  .nullable()
+  .openapi({ description: 'The FORM_SUBMISSION_PDF document the intake stored (null until it did)' });
+
+const FormEvent = z
+  .object({
+    id: z.string(),
+    eventType: z.string().openapi({ description: 'The lower-cased state the instance moved to' }),
+    state: z.enum(['QUEUED', 'SENT', 'SKIPPED', 'FAILED']),
+    retryCount: z.number().int(),
+  })
+  .openapi('FormEventOutbox');
+
+const Attachment = z
+  .object({ docId: z.string(), filename: z.string(), sizeBytes: z.number().int().nullable() })
+  .openapi('FormInstanceAttachment');
+
+export const InstanceView = z
+  .object({
+    ...instanceFields,
+    submissionPdf: SubmissionPdf,
+    submissionOutbox: SubmissionOutbox.nullable(),
+    events: z.array(FormEvent).openapi({ description: "The instance's lifecycle events on the event rail, oldest first" }),
+    attachments: z.array(Attachment).openapi({ description: 'READY FORM_ATTACHMENT documents linked to the submission' }),
+  })
+  .openapi('FormInstance');
+export const InstanceSummary = z.object({ ...instanceFields, submissionPdf: SubmissionPdf }).openapi('FormInstanceSummary');
 export const InstancePage = z.object({ items: z.array(InstanceSummary), nextCursor: z.string().nullable() }).openapi('FormInstancePage');
 
 export const instanceSummary = (r: FormInstanceRow) => ({

@@ -8,3 +8,4 @@ export * from './api-clients';
 export * from './forms';
 export * from './rate-limits';
 export * from './signatures';
+export * from './form-events';

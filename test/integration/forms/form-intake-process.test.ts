@@ -8,7 +8,8 @@ import { EMBED_KEY, publishedForm } from '../../support/intake';
 import { startTestWorker, type TestWorker } from '../../support/temporal';
 
 describe('formIntake process on the real Temporal server', () => {
-  const ctx = useTestApp({ 'forms.embed-key': EMBED_KEY });
+  // The PDF step has its own test (intake-completion.test.ts); this worker has no S3.
+  const ctx = useTestApp({ 'forms.embed-key': EMBED_KEY, 'forms.submission-pdf': false });
   let worker: TestWorker;
   let dispatcher: OutboxDispatcher;
   let t: Awaited<ReturnType<typeof seedFormsTenant>>;
