@@ -215,6 +215,16 @@ export const settingDefs = {
   'forms.rate-limit.per-ip-per-minute': def(int(1, 1_000_000), '20', 'Public embed submissions accepted per client address per minute (spec rule 1); above it 429 `rate-limited` with Retry-After.'),
   'forms.rate-limit.per-token-per-minute': def(int(1, 1_000_000), '600', 'Public embed submissions accepted per embed token per minute (spec rule 1); above it 429 `rate-limited` with Retry-After.'),
   'forms.max-submission-bytes': def(int(1024, 16 * 1024 * 1024), '262144', 'Bound of a public embed submission body in bytes, counted on the stream (spec rule 2); above it 413 `payload-too-large`.'),
+  'forms.embed-attachments-per-session': def(
+    int(1, 1_000),
+    '10',
+    'Attachments one embed session (its browser-minted processRef) may hold at a time, counted under a per-session lock; the next upload answers 409 `embed-attachment-cap-reached`. Deleted ones do not count.',
+  ),
+  'forms.embed-attachment-max-bytes': def(
+    int(1, 5 * 1024 ** 3),
+    String(10 * 1024 * 1024),
+    'Size cap of one embed attachment in bytes, counted on the stream (the lower of this and `docstore.max-bytes` applies); above it 413 `document-too-large`.',
+  ),
   'public.base-url': def(url, 'http://localhost:3000', 'Public base URL of the hosted pages (embed links are `<base>/embed/<token>`).'),
   'http.trusted-proxies': def(
     list,

@@ -7,3 +7,4 @@ export * from './calendars';
 export * from './api-clients';
 export * from './forms';
 export * from './rate-limits';
+export * from './embed-sessions';
