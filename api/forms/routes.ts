@@ -1,16 +1,18 @@
 import { createRouter } from '../openapi';
 import { definitionRoutes } from '../definitions/routes';
 import { formDefinitionApi } from './definition-plugin';
+import { embedPageRoutes } from './embed-page-routes';
 import { embedTokenRoutes } from './embed-token-routes';
 import { instanceRoutes } from './instance-routes';
 import { publicEmbedRoutes } from './public-embed-routes';
 
-/** Forms routes: the definitions lifecycle, embed tokens, instances and the public embed API. */
+/** Forms routes: the definitions lifecycle, embed tokens, instances, the public embed API, the hosted embed page and the SDK. */
 export function formRoutes() {
   const app = createRouter();
   app.route('/', definitionRoutes(formDefinitionApi));
   app.route('/', embedTokenRoutes());
   app.route('/', instanceRoutes());
   app.route('/', publicEmbedRoutes());
+  app.route('/', embedPageRoutes());
   return app;
 }
