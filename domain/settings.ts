@@ -218,7 +218,7 @@ export const settingDefs = {
   'forms.embed-attachments-per-session': def(
     int(1, 1_000),
     '10',
-    'Attachments one embed session (its browser-minted processRef) may hold at a time, counted under a per-session lock; the next upload answers 409 `embed-attachment-cap-reached`. Deleted ones do not count.',
+    'Attachments one embed session (its browser-minted processRef) may hold at a time, counted atomically on the session row (any API node); the next upload answers 409 `embed-attachment-cap-reached`. Deleted ones do not count.',
   ),
   'forms.embed-attachment-max-bytes': def(
     int(1, 5 * 1024 ** 3),

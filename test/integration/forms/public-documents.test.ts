@@ -114,6 +114,11 @@ describe('embed attachments (/api/public/documents)', () => {
       expect(r.json.code).toBe('document-not-found');
       expect((await row(id))!.status).toBe('READY');
     }
+    // A session belongs to its form: another form's token cannot add to it.
+    const { token: secondForm } = await publishedForm(ctx, t.asOwner);
+    const crossed = await upload(secondForm, theirs);
+    expect(crossed.status, crossed.text).toBe(400);
+    expect(crossed.json.code).toBe('embed-session-invalid');
     // The other tenant's token with this tenant's processRef is another session: it sees nothing here.
     expect((await list(otherToken, theirs)).json.items.map((d: { id: string }) => d.id)).toEqual([foreign.json.id]);
   });
