@@ -32,6 +32,7 @@ export const errorCodes = {
   'version-required': { status: 400, meaning: 'Re-authorizing a document needs its version.' },
   'retention-required': { status: 400, meaning: "A READY document needs its capability's object-lock retention." },
   'invalid-customer-number': { status: 400, meaning: 'The customer number of a call is not E.164.' },
+  'embed-session-invalid': { status: 400, meaning: 'An embed attachment route needs the session processRef (`X-Embed-Session`, or `processRef` in the link body): `emb_` and 22-64 base64url characters.' },
   'form-schema-invalid': { status: 400, meaning: 'The form schema sent to render has error-level problems (`problems[]`).' },
   'calendar-invalid-input': { status: 400, meaning: 'The calendar engine refused an input (time zone, time, date, budget, instant, country); `errors[]` gives field paths where known.' },
   'calendar-span-too-large': { status: 400, meaning: 'An availability range is longer than the engine allows.' },
@@ -80,6 +81,8 @@ export const errorCodes = {
   'version-not-found': { status: 404, meaning: 'The definition has no checked-in version with this number.' },
   'source-document-not-found': { status: 404, meaning: "The signature definition has no source PDF with this key (or it is another definition's)." },
 
+  'embed-attachment-cap-reached': { status: 409, meaning: 'The embed session already holds `forms.embed-attachments-per-session` attachments; delete one first.' },
+  'embed-attachments-linked': { status: 409, meaning: "The embed session's attachments are already linked to its form instance; it takes no more uploads, deletions or links." },
   'tenant-exists': { status: 409, meaning: 'A tenant with this id already exists.' },
   'capability-exists': { status: 409, meaning: 'A capability with this code already exists.' },
   'capability-retired': { status: 409, meaning: 'A retired capability cannot be subscribed.' },

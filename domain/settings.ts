@@ -245,6 +245,16 @@ export const settingDefs = {
   ),
   'forms.event-rail.backoff-ms': def(int(1, 3_600_000), '1000', 'First retry delay of a form event whose deliveries could not be enqueued; doubles per attempt (capped at 10 min).'),
   'forms.submission-pdf': def(bool, 'true', 'The formIntake process renders and stores each submission\'s PDF (FORM_SUBMISSION_PDF) in the worker. Off: no PDF is made (the forms bench turns it off).'),
+  'forms.embed-attachments-per-session': def(
+    int(1, 1_000),
+    '10',
+    'Attachments one embed session (its browser-minted processRef) may hold at a time, counted atomically on the session row (any API node); the next upload answers 409 `embed-attachment-cap-reached`. Deleted ones do not count.',
+  ),
+  'forms.embed-attachment-max-bytes': def(
+    int(1, 5 * 1024 ** 3),
+    String(10 * 1024 * 1024),
+    'Size cap of one embed attachment in bytes, counted on the stream (the lower of this and `docstore.max-bytes` applies); above it 413 `document-too-large`.',
+  ),
   'public.base-url': def(url, 'http://localhost:3000', 'Public base URL of the hosted pages (embed links are `<base>/embed/<token>`).'),
   'http.max-body-bytes': def(
     int(1024, 64 * 1024 * 1024),

@@ -45,7 +45,8 @@ export function definitionCrudRoutes<D extends DefinitionsTable, C extends z.Zod
         // The create body is built with the capability's fields (definitionSchemas), so they are there.
         columns: api.columnsOf(body as unknown as z.output<z.ZodObject<C>>),
       });
-      return answer(c, views.saved(created.definition, created.problems), 201);
+      const own = api.createProblems?.(body as unknown as z.output<z.ZodObject<C>>) ?? [];
+      return answer(c, views.saved(created.definition, [...created.problems, ...own]), 201);
     },
   );
 

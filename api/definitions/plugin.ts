@@ -2,6 +2,7 @@
 // where it is mounted, how its OpenAPI components are named, and its own create fields and view.
 import type { z } from '@hono/zod-openapi';
 import type { DefinitionsTable } from '../../db/schema/definitions';
+import type { SchemaProblem } from '../../domain/definitions/schema-rules';
 import type { DefinitionCapability, RowOf } from '../../services/definitions/capability';
 
 export interface DefinitionApi<D extends DefinitionsTable, C extends z.ZodRawShape, V extends z.ZodRawShape> {
@@ -15,6 +16,8 @@ export interface DefinitionApi<D extends DefinitionsTable, C extends z.ZodRawSha
   /** The capability's own fields of the create body. */
   createFields: C;
   columnsOf(body: z.output<z.ZodObject<C>>): Partial<D['$inferInsert']>;
+  /** Problems of the capability's own create fields (answered with the draft's, never refused). */
+  createProblems?(body: z.output<z.ZodObject<C>>): SchemaProblem[];
   /** The capability's own fields of the definition view. */
   viewFields: V;
   viewOf(row: RowOf<D>): z.output<z.ZodObject<V>>;

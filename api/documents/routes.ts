@@ -3,6 +3,7 @@ import type { AppDeps } from '../deps';
 import { createRouter } from '../openapi';
 import { documentRegistryRoutes } from './internal-routes';
 import { documentProxyRoutes } from './proxy-routes';
+import { publicDocumentRoutes } from './public-routes';
 import { DocumentsRuntime } from './runtime';
 
 /** The registry and the proxy runtime of one app (one set of upload slots, shared with the PDF render route). */
@@ -20,5 +21,6 @@ export function documentRoutes(deps: AppDeps, tier = documentsTier(deps)) {
   const app = createRouter();
   app.route('/', documentRegistryRoutes(registry));
   app.route('/', documentProxyRoutes(runtime));
+  app.route('/', publicDocumentRoutes(runtime));
   return app;
 }

@@ -7,6 +7,8 @@ import type { Context } from 'hono';
 import { Readable } from 'node:stream';
 import { AppError, badRequest } from '../../domain/errors';
 import { HeadNotReached } from '../../integrations/docstore/head-split';
+import type { DocumentView } from '../../services/documents/document-view';
+import type { AuthorizeInput, RegistryCaller } from '../../services/documents/registry-client';
 import { documentTooLarge, storeDocument, type BodyEnvelope } from '../../services/documents/store-document';
 import type { AppEnv } from '../env';
 import { registryCaller } from './request-parts';
@@ -17,9 +19,37 @@ import { countDocumentBytes } from '../../integrations/metrics/documents';
 /** Room for boundaries, part headers and the metadata fields around a file at the cap. */
 const ENVELOPE_BYTES = 64 * 1024;
 
-export async function uploadDocument(c: Context<AppEnv>, rt: DocumentsRuntime): Promise<Response> {
-  const settings = c.get('deps').settings;
-  const maxBytes = settings['docstore.max-bytes'];
+/** Who uploads, under which fields and cap, and where the stored document is found: the proxy's user by default, an embed session on the public route. */
+export interface UploadTarget {
+  caller: RegistryCaller;
+  maxBytes: number;
+  /** The authorize fields from the multipart fields (which came before the file). */
+  fieldsOf(fields: Record<string, string>): Omit<AuthorizeInput, 'filename' | 'contentType'>;
+  location(view: DocumentView): string;
+  /** The 201 body. */
+  present(view: DocumentView): unknown;
+}
+
+/** The proxy's POST /api/documents: the identity middleware's user, fields from the form parts. */
+export function userUploadTarget(c: Context<AppEnv>): UploadTarget {
+  return {
+    caller: registryCaller(c),
+    maxBytes: c.get('deps').settings['docstore.max-bytes'],
+    fieldsOf(fields) {
+      const meta = UploadFields.safeParse(fields);
+      if (!meta.success) {
+        const issue = meta.error.issues[0];
+        throw badRequest('validation-failed', `Invalid upload field ${issue?.path.join('.')}: ${issue?.message}`);
+      }
+      return meta.data;
+    },
+    location: (view) => `/api/documents/${view.id}`,
+    present: (view) => view,
+  };
+}
+
+export async function uploadDocument(c: Context<AppEnv>, rt: DocumentsRuntime, target: UploadTarget = userUploadTarget(c)): Promise<Response> {
+  const { maxBytes, caller } = target;
   const contentType = c.req.header('content-type') ?? '';
   if (!/^multipart\/form-data\s*;/i.test(contentType)) {
     throw new AppError('multipart-required', 'Upload a file as multipart/form-data');
@@ -28,7 +58,6 @@ export async function uploadDocument(c: Context<AppEnv>, rt: DocumentsRuntime): 
   // Cheap early refusal; the exact cap is enforced on the file stream either way.
   if (Number.isFinite(declared) && declared > maxBytes + ENVELOPE_BYTES) throw documentTooLarge(maxBytes);
   const store = rt.requireStore();
-  const caller = registryCaller(c);
   const log = c.get('log');
 
   const source = requestBody(c);
@@ -116,15 +145,11 @@ export async function uploadDocument(c: Context<AppEnv>, rt: DocumentsRuntime): 
     try {
       if (name !== 'file') throw badRequest('file-part-name', 'The file part must be named "file"');
       if (lateError) throw lateError;
-      const meta = UploadFields.safeParse(fields);
-      if (!meta.success) {
-        const issue = meta.error.issues[0];
-        throw badRequest('validation-failed', `Invalid upload field ${issue?.path.join('.')}: ${issue?.message}`);
-      }
+      const meta = target.fieldsOf(fields);
       if (!info.filename) throw badRequest('filename-required', 'The file part needs a filename');
       const type = MIME_TYPE.test(info.mimeType) ? info.mimeType : 'application/octet-stream';
-      const view = await storeDocument(rt.storeDeps(store, log), caller, {
-        ...meta.data,
+      const view = await storeDocument({ ...rt.storeDeps(store, log), maxBytes }, caller, {
+        ...meta,
         filename: info.filename,
         contentType: type,
         body: file,
@@ -132,7 +157,7 @@ export async function uploadDocument(c: Context<AppEnv>, rt: DocumentsRuntime): 
         envelope,
       });
       countDocumentBytes('upload', view.sizeBytes ?? 0);
-      return c.json(view, 201, { Location: `/api/documents/${view.id}` });
+      return c.json(target.present(view), 201, { Location: target.location(view) });
     } catch (err) {
       // Let busboy read on to the end, so the answer is not held up by an unread body.
       file.resume();

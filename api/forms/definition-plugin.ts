@@ -1,6 +1,7 @@
 // Forms on the definition route factory: a form's kind, submission handling and embed origins
 // at creation, and its own columns in the view.
 import { z } from '@hono/zod-openapi';
+import { sanitiseEmbedOrigins } from '../../domain/forms/embed-origins';
 import { FORM_KINDS, OUTBOUND_ROLES, type formDefinitions } from '../../db/schema/forms';
 import { formDefinitionCapability } from '../../services/forms/form-definitions';
 import type { DefinitionApi } from '../definitions/plugin';
@@ -19,7 +20,11 @@ const origin = text({ max: 300 }).refine((value) => {
 const createFields = {
   kind: z.enum(FORM_KINDS).openapi({ description: 'INBOUND (embedded, submitted by anyone holding the embed token) or OUTBOUND (sent to a recipient)' }),
   submissionHandling: text({ max: 100 }).optional().openapi({ description: 'How submissions are handled (used by the intake work)' }),
-  allowedEmbedOrigins: z.array(origin).max(50).optional().openapi({ description: 'Origins allowed to frame the embed page' }),
+  allowedEmbedOrigins: z.array(origin).max(50).optional().openapi({
+    description:
+      'Origins allowed to frame the embed page. Kept: `https://host[:port]`, and `http://localhost[:port]` or `http://127.0.0.1[:port]` ' +
+      'for development; any other origin is dropped and answered as a warning in `problems` (path `allowedEmbedOrigins.<i>`).',
+  }),
 };
 
 const viewFields = {
@@ -39,8 +44,10 @@ export const formDefinitionApi: DefinitionApi<typeof formDefinitions, typeof cre
   columnsOf: (body) => ({
     kind: body.kind,
     submissionHandling: body.submissionHandling ?? null,
-    allowedEmbedOrigins: [...new Set(body.allowedEmbedOrigins ?? [])],
+    allowedEmbedOrigins: sanitiseEmbedOrigins(body.allowedEmbedOrigins ?? []).origins,
   }),
+  createProblems: (body) =>
+    sanitiseEmbedOrigins(body.allowedEmbedOrigins ?? []).dropped.map((d) => ({ path: `allowedEmbedOrigins.${d.index}`, level: 'warning' as const, message: d.message })),
   viewFields,
   viewOf: (row) => ({
     kind: row.kind,

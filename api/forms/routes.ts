@@ -1,13 +1,14 @@
 import { createRouter } from '../openapi';
 import { definitionRoutes } from '../definitions/routes';
 import { formDefinitionApi } from './definition-plugin';
+import { embedPageRoutes } from './embed-page-routes';
 import { embedTokenRoutes } from './embed-token-routes';
 import { instanceRoutes } from './instance-routes';
 import { publicEmbedRoutes } from './public-embed-routes';
 import { subscriptionRoutes } from './subscription-routes';
 import { instanceAdminRoutes } from './instance-admin-routes';
 
-/** Forms routes: the definitions lifecycle, embed tokens, instances and the public embed API. */
+/** Forms routes: the definitions lifecycle, embed tokens, instances, the public embed API, the hosted embed page and the SDK. */
 export function formRoutes() {
   const app = createRouter();
   app.route('/', definitionRoutes(formDefinitionApi));
@@ -16,5 +17,6 @@ export function formRoutes() {
   app.route('/', publicEmbedRoutes());
   app.route('/', subscriptionRoutes());
   app.route('/', instanceAdminRoutes());
+  app.route('/', embedPageRoutes());
   return app;
 }

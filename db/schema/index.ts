@@ -9,3 +9,4 @@ export * from './forms';
 export * from './rate-limits';
 export * from './signatures';
 export * from './form-events';
+export * from './embed-sessions';

@@ -1,0 +1,289 @@
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
+// The hosted form's script (bundled for the browser by client-bundle.ts). It validates with the
+// server's own validateSubmission and visibleFields, uploads file fields through the public
+// documents routes of the session, submits, links the uploads, and talks to the embedding page
+// only through the channel the fragment names (`#nonce=…&origin=…`): messages go to that exact
+// origin, and only when it is one of the form's allowed origins.
+import { z } from 'zod';
+import { TYPE_TRAITS } from '../../../domain/forms/field-types';
+import type { FormField, FormSchema } from '../../../domain/forms/form-schema';
+import { validateSubmission, type SubmissionError } from '../../../domain/forms/submission';
+import { visibleFields } from '../../../domain/forms/visibility';
+
+/** What the page hands its script in `#page-data` (api/hosted/embed-page.ts). */
+export interface HostedFormData {
+  token: string;
+  schema: FormSchema;
+  allowedOrigins: string[];
+  submitUrl: string;
+  documentsUrl: string;
+}
+
+// The CSP allows no eval: zod must not try its compiled fast path.
+z.config({ jitless: true });
+
+const data = JSON.parse(document.getElementById('page-data')!.textContent!) as HostedFormData;
+const schema = data.schema;
+const form = document.getElementById('hosted-form') as HTMLFormElement;
+const summary = document.getElementById('error-summary') as HTMLElement;
+const formStatus = document.getElementById('form-status') as HTMLElement;
+
+const randomId = (bytes: number) => {
+  const raw = crypto.getRandomValues(new Uint8Array(bytes));
+  return btoa(String.fromCharCode(...raw)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+};
+/** The session's processRef: 144 random bits, minted here, sent with every upload and the submit. */
+const processRef = `emb_${randomId(18)}`;
+
+// ---- the channel to the embedding page ----
+const fragment = new URLSearchParams(location.hash.slice(1));
+const channelNonce = fragment.get('nonce') ?? '';
+const parentOrigin = fragment.get('origin') ?? '';
+const channelOpen = window.parent !== window && /^[A-Za-z0-9_-]{16,128}$/.test(channelNonce) && data.allowedOrigins.includes(parentOrigin);
+
+function post(message: { type: 'resize'; height: number } | { type: 'submitted'; instanceId: string }) {
+  if (channelOpen) window.parent.postMessage({ ...message, nonce: channelNonce }, parentOrigin);
+}
+
+let lastHeight = 0;
+const reportHeight = () => {
+  const height = Math.ceil(document.body.getBoundingClientRect().height);
+  if (height !== lastHeight) post({ type: 'resize', height: (lastHeight = height) });
+};
+new ResizeObserver(reportHeight).observe(document.body);
+
+// ---- values ----
+const uploads = new Map<string, Array<{ id: string; name: string }>>();
+let pendingUploads = 0;
+
+const controls = (key: string) => Array.from(form.querySelectorAll<HTMLInputElement>(`[name="${key}"]`));
+
+function valueOf(field: FormField): unknown {
+  const els = controls(field.key);
+  const el = els[0];
+  switch (TYPE_TRAITS[field.type].value) {
+    case 'none':
+      return undefined;
+    case 'files':
+      return (uploads.get(field.key) ?? []).map((u) => u.id);
+    case 'boolean':
+      return el?.checked ?? false;
+    case 'choices':
+      return els.filter((e) => e.checked).map((e) => e.value);
+    case 'choice':
+      return field.type === 'radio' ? els.find((e) => e.checked)?.value : el?.value;
+    case 'number': {
+      if (!el || el.value === '') return undefined;
+      const n = Number(el.value);
+      return Number.isFinite(n) ? n : el.value;
+    }
+    default:
+      return el?.value;
+  }
+}
+
+function readValues(): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const field of schema.fields) {
+    const value = valueOf(field);
+    if (value !== undefined) values[field.key] = value;
+  }
+  return values;
+}
+
+function applyVisibility() {
+  const shown = new Set(visibleFields(schema, readValues()).map((f) => f.key));
+  for (const el of Array.from(form.querySelectorAll<HTMLElement>('.field[data-field], .content[data-field]'))) {
+    const visible = shown.has(el.dataset.field!);
+    el.hidden = !visible;
+    for (const c of Array.from(el.querySelectorAll<HTMLInputElement>('input, select, textarea'))) c.disabled = !visible;
+  }
+}
+
+// ---- errors ----
+const labelOf = (key: string) => schema.fields.find((f) => f.key === key)?.label ?? key;
+
+function clearErrors() {
+  summary.hidden = true;
+  summary.querySelector('ul')!.replaceChildren();
+  for (const el of Array.from(form.querySelectorAll<HTMLElement>('.error'))) {
+    el.hidden = true;
+    el.textContent = '';
+  }
+  for (const el of Array.from(form.querySelectorAll('[aria-invalid]'))) el.removeAttribute('aria-invalid');
+}
+
+/** Paths are field keys (`email`, `tags.1`); '' is the whole form. */
+function showErrors(errors: SubmissionError[]) {
+  clearErrors();
+  const list = summary.querySelector('ul')!;
+  for (const { path, message } of errors) {
+    const key = path.split('.')[0] ?? '';
+    const target = key ? document.getElementById(`f-${key}`) : null;
+    const item = document.createElement('li');
+    if (target) {
+      const link = document.createElement('a');
+      link.href = `#f-${key}`;
+      link.textContent = `${labelOf(key)}: ${message}`;
+      link.addEventListener('click', (e) => {
+        e.preventDefault();
+        (target.querySelector('input') ?? target).focus();
+      });
+      item.append(link);
+      const text = document.getElementById(`f-${key}-error`);
+      if (text) {
+        text.textContent = text.textContent ? `${text.textContent} ${message}` : message;
+        text.hidden = false;
+      }
+      for (const c of [target, ...Array.from(target.querySelectorAll('input'))]) c.setAttribute('aria-invalid', 'true');
+    } else item.textContent = message;
+    list.append(item);
+  }
+  summary.hidden = false;
+  summary.focus();
+}
+
+// ---- file fields ----
+function renderFiles(key: string) {
+  const list = document.getElementById(`f-${key}-files`)!;
+  list.replaceChildren(
+    ...(uploads.get(key) ?? []).map((u) => {
+      const li = document.createElement('li');
+      const name = document.createElement('span');
+      name.textContent = u.name;
+      const remove = document.createElement('button');
+      remove.type = 'button';
+      remove.className = 'link';
+      remove.textContent = `Remove ${u.name}`;
+      remove.addEventListener('click', () => void removeUpload(key, u.id));
+      li.append(name, remove);
+      return li;
+    }),
+  );
+}
+
+const sessionHeaders = () => ({ 'X-Embed-Token': data.token, 'X-Embed-Session': processRef });
+const statusOf = (key: string) => document.getElementById(`f-${key}-status`)!;
+
+async function problemOf(res: Response): Promise<string> {
+  try {
+    const body = (await res.json()) as { detail?: string; title?: string };
+    return body.detail ?? body.title ?? `HTTP ${res.status}`;
+  } catch {
+    return `HTTP ${res.status}`;
+  }
+}
+
+async function upload(key: string, file: File) {
+  const status = statusOf(key);
+  pendingUploads++;
+  status.textContent = `Uploading ${file.name}…`;
+  try {
+    const body = new FormData();
+    body.append('file', file, file.name);
+    const res = await fetch(data.documentsUrl, { method: 'POST', headers: sessionHeaders(), body });
+    if (res.status !== 201) {
+      showErrors([{ path: key, message: `${file.name} was not uploaded: ${await problemOf(res)}` }]);
+      status.textContent = '';
+      return;
+    }
+    const doc = (await res.json()) as { id: string; filename: string };
+    uploads.set(key, [...(uploads.get(key) ?? []), { id: doc.id, name: doc.filename }]);
+    renderFiles(key);
+    status.textContent = `${file.name} uploaded.`;
+  } finally {
+    pendingUploads--;
+  }
+}
+
+async function removeUpload(key: string, id: string) {
+  const res = await fetch(`${data.documentsUrl}/${encodeURIComponent(id)}`, { method: 'DELETE', headers: sessionHeaders() });
+  if (res.status !== 200 && res.status !== 404) {
+    showErrors([{ path: key, message: `The file was not removed: ${await problemOf(res)}` }]);
+    return;
+  }
+  uploads.set(key, (uploads.get(key) ?? []).filter((u) => u.id !== id));
+  renderFiles(key);
+  statusOf(key).textContent = 'File removed.';
+}
+
+for (const field of schema.fields.filter((f) => f.type === 'file')) {
+  const input = document.getElementById(`f-${field.key}`) as HTMLInputElement;
+  input.addEventListener('change', async () => {
+    const files = Array.from(input.files ?? []);
+    input.value = '';
+    const room = Number(input.dataset.maxItems) - (uploads.get(field.key)?.length ?? 0);
+    if (files.length > room) {
+      showErrors([{ path: field.key, message: `At most ${input.dataset.maxItems} files` }]);
+      return;
+    }
+    for (const file of files) await upload(field.key, file);
+  });
+}
+
+// ---- submit ----
+let sending = false;
+form.addEventListener('input', applyVisibility);
+form.addEventListener('change', applyVisibility);
+form.addEventListener('submit', async (event) => {
+  event.preventDefault();
+  if (sending) return;
+  if (pendingUploads > 0) {
+    formStatus.textContent = 'Wait until the files are uploaded.';
+    return;
+  }
+  const checked = validateSubmission(schema, readValues());
+  if (!checked.ok) {
+    showErrors(checked.errors);
+    return;
+  }
+  clearErrors();
+  sending = true;
+  const button = form.querySelector('button[type=submit]') as HTMLButtonElement;
+  button.disabled = true;
+  formStatus.textContent = 'Sending…';
+  try {
+    const gotcha = (document.getElementById('f-_gotcha') as HTMLInputElement).value;
+    const res = await fetch(data.submitUrl, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ data: checked.data, processRef, ...(gotcha ? { _gotcha: gotcha } : {}) }),
+    });
+    if (res.status === 201) {
+      const { id } = (await res.json()) as { id: string };
+      if (Array.from(uploads.values()).some((list) => list.length > 0)) await link(id);
+      form.hidden = true;
+      const done = document.getElementById('done')!;
+      done.hidden = false;
+      done.focus();
+      post({ type: 'submitted', instanceId: id });
+      return;
+    }
+    const problem = (await res.json().catch(() => ({}))) as { errors?: SubmissionError[]; detail?: string };
+    // The server is the authority: its field paths are `data.<key>`.
+    const errors = (problem.errors ?? []).map((e) => ({ path: e.path.replace(/^data\.?/, ''), message: e.message }));
+    showErrors(errors.length ? errors : [{ path: '', message: problem.detail ?? `The form was not sent (HTTP ${res.status})` }]);
+  } catch {
+    showErrors([{ path: '', message: 'The form was not sent: the connection failed. Try again.' }]);
+  } finally {
+    sending = false;
+    button.disabled = false;
+    formStatus.textContent = '';
+  }
+});
+
+/** Binds the uploads to the new instance; retried once, since the submission already counts. */
+async function link(instanceId: string) {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const res = await fetch(`${data.documentsUrl}/link`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Embed-Token': data.token },
+      body: JSON.stringify({ processRef, instanceId }),
+    }).catch(() => undefined);
+    if (res && res.status < 500) return;
+  }
+}
+
+applyVisibility();
+reportHeight();
