@@ -215,6 +215,26 @@ export const settingDefs = {
   'forms.rate-limit.per-ip-per-minute': def(int(1, 1_000_000), '20', 'Public embed submissions accepted per client address per minute (spec rule 1); above it 429 `rate-limited` with Retry-After.'),
   'forms.rate-limit.per-token-per-minute': def(int(1, 1_000_000), '600', 'Public embed submissions accepted per embed token per minute (spec rule 1); above it 429 `rate-limited` with Retry-After.'),
   'forms.max-submission-bytes': def(int(1024, 16 * 1024 * 1024), '262144', 'Bound of a public embed submission body in bytes, counted on the stream (spec rule 2); above it 413 `payload-too-large`.'),
+  // Outbound forms: send, one-time-code-gated respond, expiry sweep
+  'forms.outbound.default-expiry-days': def(int(1, 3650), '14', 'Lifetime of a sent outbound form when the send names no `expiresAt`; past it the instance is EXPIRED (the recipient routes answer 404 at once, the sweep moves the state).'),
+  'forms.otp.ttl-minutes': def(int(1, 1440), '10', 'Lifetime of a recipient one-time code.'),
+  'forms.otp.max-attempts': def(int(1, 100), '5', 'Wrong codes a recipient may try; after that the code is dead and a new one must be requested.'),
+  'forms.otp.resend-cooldown-seconds': def(int(0, 86_400), '60', 'Within this time of the last code, a new code request sends no mail (the answer is the same 202).'),
+  'forms.recipient.access-ttl-minutes': def(int(1, 1440), '60', 'Lifetime of the access token a verified code gives (fixed, not sliding); afterwards the recipient verifies a new code.'),
+  'forms.rate-limit.recipient-per-ip-per-minute': def(int(1, 1_000_000), '30', 'Recipient code requests and verifications accepted per client address per minute; above it 429 `rate-limited` with Retry-After.'),
+  'forms.rate-limit.recipient-per-token-per-minute': def(int(1, 1_000_000), '20', 'Recipient code requests and verifications accepted per instance token per minute; above it 429 `rate-limited` with Retry-After.'),
+  'forms.expiry-sweep.enabled': def(bool, 'true', 'Create (or resume) the Temporal Schedule of the formExpirySweep workflow at worker start-up.'),
+  'forms.expiry-sweep.cron': def(text, '*/5 * * * *', 'Cron expression (UTC) of the form expiry sweep.'),
+  'forms.expiry-sweep.batch-size': def(int(1, 10_000), '500', 'Instances moved to EXPIRED per sweep transaction.'),
+  // Mail (SMTP through nodemailer)
+  'mail.smtp-url': def(
+    optionalUrl,
+    '',
+    'SMTP URL of the outgoing mail server (`smtp://host:port`, `smtps://user:pass@host`). Unset: `npm start` runs a local mail catcher and prints the page where sent messages can be read; other entry points record every delivery as FAILED.',
+    true,
+  ),
+  'mail.from': def(text, 'Forms <no-reply@localhost>', 'Sender address of platform e-mails.'),
+  'mail.timeout-ms': def(int(100, 120_000), '10000', 'Bound on connecting to the SMTP server and on each of its answers; a slower server fails the delivery (recorded, never a failed request).'),
   'public.base-url': def(url, 'http://localhost:3000', 'Public base URL of the hosted pages (embed links are `<base>/embed/<token>`).'),
   'http.trusted-proxies': def(
     list,

@@ -6,6 +6,7 @@ import { ensureBucket } from '../integrations/docstore/bucket';
 import { startApiNode } from './api-node';
 import { ConfigError, loadSettings } from './config';
 import { getFreePort, isPortOpen, startEmbeddedPostgres, startSeaweed, startTemporalDevServer, stopAllServers } from './embedded/index';
+import { startMailCatcher } from './embedded/mail-catcher';
 import { createLogger } from './logger';
 import { connectRuntime, type Endpoints } from './runtime';
 import { ensureSearchAttributes } from './search-attributes';
@@ -61,6 +62,10 @@ const [databaseUrl, temporalAddress, s3] = await Promise.all([
   })(),
 ]);
 
+// A given mail.smtp-url always wins; otherwise mail goes to a local catcher with a page to read it.
+const mailCatcher = settings['mail.smtp-url'] ? undefined : await startMailCatcher({ smtpPort: await preferPort(1025), webPort: await preferPort(1080) });
+if (mailCatcher) settings = { ...settings, 'mail.smtp-url': mailCatcher.smtpUrl };
+
 await migrateWithLock(databaseUrl);
 const runtime = await connectRuntime(settings, { databaseUrl, temporalAddress, s3 }, logger);
 // On the runtime's own connections; the embedded Temporal registers its search attributes itself.
@@ -78,6 +83,7 @@ process.stdout.write(
     `  API docs         ${api}/docs   (OpenAPI: ${api}/openapi.json)`,
     `  Temporal Web UI  ${temporalUi ?? '(external Temporal: use its own UI)'}`,
     `  Readiness        ${api}/health/ready`,
+    `  Sent mail        ${mailCatcher ? `${mailCatcher.webUrl}   (local mail catcher)` : '(external SMTP server: mail.smtp-url)'}`,
     'Press Ctrl-C to stop every part.',
     '',
   ].join('\n'),
@@ -88,5 +94,6 @@ onShutdown(logger, async () => {
   for (const step of [() => server.stop(), () => worker.stop(), () => runtime.close()]) {
     await step().catch((err) => logger.error({ err }, 'shutdown step failed'));
   }
+  await mailCatcher?.stop().catch((err) => logger.error({ err }, 'mail catcher stop failed'));
   await stopAllServers();
 });
