@@ -16,6 +16,8 @@ export const AUDIT_ACTIONS = [
   'deleted',
   // Forms only: an embed token rotation (services/forms/embed-tokens.ts).
   'embed_token_rotated',
+  // Forms only: the outbound field roles were set (services/forms/outbound-config.ts).
+  'outbound_configured',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
