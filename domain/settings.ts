@@ -223,7 +223,7 @@ export const settingDefs = {
   'forms.recipient.access-ttl-minutes': def(int(1, 1440), '60', 'Lifetime of the access token a verified code gives (fixed, not sliding); afterwards the recipient verifies a new code.'),
   'forms.rate-limit.recipient-per-ip-per-minute': def(int(1, 1_000_000), '30', 'Recipient code requests and verifications accepted per client address per minute; above it 429 `rate-limited` with Retry-After.'),
   'forms.rate-limit.recipient-per-token-per-minute': def(int(1, 1_000_000), '20', 'Recipient code requests and verifications accepted per instance token per minute; above it 429 `rate-limited` with Retry-After.'),
-  'forms.expiry-sweep.enabled': def(bool, 'true', 'Create (or resume) the Temporal Schedule of the formExpirySweep workflow at worker start-up.'),
+  'forms.expiry-sweep.enabled': def(bool, 'false', 'Create (or resume) the Temporal Schedule of the formExpirySweep workflow at worker start-up (off by default, like every platform schedule: turn it on in one deployment). Without it an instance past expiresAt is still refused to its recipient; only its state stays open.'),
   'forms.expiry-sweep.cron': def(text, '*/5 * * * *', 'Cron expression (UTC) of the form expiry sweep.'),
   'forms.expiry-sweep.batch-size': def(int(1, 10_000), '500', 'Instances moved to EXPIRED per sweep transaction.'),
   // Mail (SMTP through nodemailer)

@@ -123,7 +123,7 @@ describe('outbound forms from workflows, and the expiry sweep', () => {
   });
 
   it('its Temporal Schedule is created from the settings', async () => {
-    expect(await ensureSchedule(platform.client, formExpirySweepSchedule, { ...ctx.settings, 'forms.expiry-sweep.cron': '*/7 * * * *' })).toBe('created');
+    expect(await ensureSchedule(platform.client, formExpirySweepSchedule, { ...ctx.settings, 'forms.expiry-sweep.enabled': true, 'forms.expiry-sweep.cron': '*/7 * * * *' })).toBe('created');
     const described = await platform.client.schedule.getHandle(FORM_EXPIRY_SWEEP_SCHEDULE_ID).describe();
     expect(described.action).toMatchObject({ workflowType: 'formExpirySweep', args: [{ batchSize: 500 }] });
     expect(described.spec.calendars?.length ?? described.spec.cronExpressions?.length ?? 1).toBeGreaterThan(0);
