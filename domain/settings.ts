@@ -235,7 +235,7 @@ export const settingDefs = {
   ),
   'mail.from': def(text, 'Forms <no-reply@localhost>', 'Sender address of platform e-mails.'),
   'mail.timeout-ms': def(int(100, 120_000), '10000', 'Bound on connecting to the SMTP server and on each of its answers; a slower server fails the delivery (recorded, never a failed request).'),
-  'public.base-url': def(url, 'http://localhost:3000', 'Public base URL of the hosted pages (embed links are `<base>/embed/<token>`).'),
+  'public.base-url': def(url, 'http://localhost:3000', 'Public base URL of the hosted pages (embed links are `<base>/embed/<token>`, recipient links of outbound forms `<base>/respond/<token>`).'),
   'http.trusted-proxies': def(
     list,
     '',

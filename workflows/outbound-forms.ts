@@ -17,21 +17,27 @@ const acts = proxyActivities<OutboundFormActivities>({
 /** Sends the form for this workflow (idempotent across activity retries). */
 export const sendOutboundForm = acts.sendOutboundForm;
 
-/** The latest event of each instance this workflow heard of, deduplicated by eventId (delivery is at least once). */
-let latest: Map<string, FormInstanceEvent> | undefined;
+/**
+ * The latest event of each instance this workflow heard of, deduplicated by eventId (delivery is at
+ * least once). Kept on globalThis, which the SDK gives each workflow its own of (also when it reuses
+ * one V8 context for many workflows), rather than in module state.
+ */
+const KEY = '__platformFormInstanceEvents';
 
 function events(): Map<string, FormInstanceEvent> {
-  if (!latest) {
+  const scope = globalThis as unknown as Record<string, Map<string, FormInstanceEvent> | undefined>;
+  let byInstance = scope[KEY];
+  if (!byInstance) {
     const seen = new Set<string>();
-    const byInstance = new Map<string, FormInstanceEvent>();
+    const latest = new Map<string, FormInstanceEvent>();
     setHandler(formInstanceEvent, (event) => {
       if (seen.has(event.eventId)) return;
       seen.add(event.eventId);
-      byInstance.set(event.instanceId, event);
+      latest.set(event.instanceId, event);
     });
-    latest = byInstance;
+    scope[KEY] = byInstance = latest;
   }
-  return latest;
+  return byInstance;
 }
 
 /** States after which the form will not be submitted any more, or already was. */
