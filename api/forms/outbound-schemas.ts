@@ -58,7 +58,7 @@ export const AccessHeader = z.object({
     .string()
     .max(MAX_ACCESS_TOKEN_LENGTH + 10)
     .optional()
-    .openapi({ param: { name: 'Authorization', in: 'header' }, description: '`Bearer <accessToken>` from verify' }),
+    .openapi({ param: { name: 'authorization', in: 'header' }, description: '`Bearer <accessToken>` from verify' }),
 });
 
 export const VerifyBody = z.object({ code: z.string().min(1).max(MAX_CODE_LENGTH) }).openapi('RecipientCode');
