@@ -50,6 +50,7 @@ export const RecipientTokenPath = z.object({
     .string()
     .min(1)
     .max(100)
+    .regex(/^[A-Za-z0-9_-]+$/, 'must be an instance token (base64url)')
     .openapi({ param: { name: 'token', in: 'path' }, description: 'The instance token of the recipient link' }),
 });
 
