@@ -2,6 +2,7 @@ import { createCalendarActivities } from './calendars';
 import type { ActivityDeps } from './deps';
 import { createDocumentActivities } from './documents';
 import { createFormActivities } from './forms';
+import { createOutboundFormActivities } from './outbound-forms';
 import { createOutboxActivities } from './outbox';
 import { createPhoneActivities } from './phone';
 
@@ -13,6 +14,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createPhoneActivities(deps),
     ...createCalendarActivities(deps),
     ...createFormActivities(deps),
+    ...createOutboundFormActivities(deps),
   };
 }
 

@@ -33,6 +33,7 @@ export const errorCodes = {
   'retention-required': { status: 400, meaning: "A READY document needs its capability's object-lock retention." },
   'invalid-customer-number': { status: 400, meaning: 'The customer number of a call is not E.164.' },
   'embed-session-invalid': { status: 400, meaning: 'An embed attachment route needs the session processRef (`X-Embed-Session`, or `processRef` in the link body): `emb_` and 22-64 base64url characters.' },
+  'field-not-editable': { status: 400, meaning: 'A value for a field whose outbound role forbids it: the recipient changed a PREPARER field, or a send prefilled a RECIPIENT field; `errors[]` names each.' },
   'form-schema-invalid': { status: 400, meaning: 'The form schema sent to render has error-level problems (`problems[]`).' },
   'calendar-invalid-input': { status: 400, meaning: 'The calendar engine refused an input (time zone, time, date, budget, instant, country); `errors[]` gives field paths where known.' },
   'calendar-span-too-large': { status: 400, meaning: 'An availability range is longer than the engine allows.' },
@@ -76,6 +77,7 @@ export const errorCodes = {
   'document-not-found': { status: 404, meaning: "The document is unknown or another tenant's." },
   'form-instance-not-found': { status: 404, meaning: "The form instance is unknown or another tenant's." },
   'form-event-subscription-not-found': { status: 404, meaning: "The form event subscription is unknown or another tenant's." },
+  'recipient-form-not-found': { status: 404, meaning: 'A recipient route: the instance token is unknown, expired or not an open outbound form, or the code or access token is missing, wrong or expired (all indistinguishable).' },
   'embed-form-not-found': { status: 404, meaning: 'A public embed token is unknown, badly signed, rotated, or its form is not published, retired, deleted or outbound (all indistinguishable).' },
   'definition-not-found': { status: 404, meaning: "The form or signature definition is unknown, another tenant's, or deleted." },
   'version-not-found': { status: 404, meaning: 'The definition has no checked-in version with this number.' },
@@ -143,7 +145,7 @@ export const errorCodes = {
 
   'document-quarantined': { status: 423, meaning: 'The document is QUARANTINED by the malware scan.' },
 
-  'rate-limited': { status: 429, meaning: 'Too many public submissions from this address or for this embed token; retry after `Retry-After` seconds.' },
+  'rate-limited': { status: 429, meaning: 'Too many public requests (embed submissions, recipient code requests and verifications) from this address or for this token; retry after `Retry-After` seconds.' },
 
   'internal-error': { status: 500, meaning: 'An unexpected failure; it is logged, and it is always a bug.' },
   'provider-unreachable': { status: 502, meaning: 'The voice provider could not be reached.' },

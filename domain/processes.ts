@@ -4,7 +4,8 @@ import { SlaDueDateProcess } from './calendar/sla-process';
 import { RetentionPurgeProcess } from './documents/retention-purge-process';
 import { DocumentScanProcess } from './documents/scan-process';
 import { FormIntakeProcess } from './forms/intake-process';
+import { FormExpirySweepProcess } from './forms/outbound-expiry-process';
 import { PhoneActionProcess } from './phone/action-process';
 import { PhoneCallProcess } from './phone/call-process';
 
-export const PLATFORM_PROCESSES = [PhoneCallProcess, PhoneActionProcess, DocumentScanProcess, RetentionPurgeProcess, SlaDueDateProcess, FormIntakeProcess] as const;
+export const PLATFORM_PROCESSES = [PhoneCallProcess, PhoneActionProcess, DocumentScanProcess, RetentionPurgeProcess, SlaDueDateProcess, FormIntakeProcess, FormExpirySweepProcess] as const;

@@ -255,12 +255,32 @@ export const settingDefs = {
     String(10 * 1024 * 1024),
     'Size cap of one embed attachment in bytes, counted on the stream (the lower of this and `docstore.max-bytes` applies); above it 413 `document-too-large`.',
   ),
-  'public.base-url': def(url, 'http://localhost:3000', 'Public base URL of the hosted pages (embed links are `<base>/embed/<token>`).'),
   'http.max-body-bytes': def(
     int(1024, 64 * 1024 * 1024),
     String(1024 * 1024),
     'Bound of every request body in bytes, counted on the stream with or without Content-Length; above it 413 `payload-too-large` before parsing. Routes with their own bound (uploads, render, embed submit, phone webhook) keep theirs.',
   ),
+  // Outbound forms: send, one-time-code-gated respond, expiry sweep
+  'forms.outbound.default-expiry-days': def(int(1, 3650), '14', 'Lifetime of a sent outbound form when the send names no `expiresAt`; past it the instance is EXPIRED (the recipient routes answer 404 at once, the sweep moves the state).'),
+  'forms.otp.ttl-minutes': def(int(1, 1440), '10', 'Lifetime of a recipient one-time code.'),
+  'forms.otp.max-attempts': def(int(1, 100), '5', 'Wrong codes a recipient may try; after that the code is dead and a new one must be requested.'),
+  'forms.otp.resend-cooldown-seconds': def(int(0, 86_400), '60', 'Within this time of the last code, a new code request sends no mail (the answer is the same 202).'),
+  'forms.recipient.access-ttl-minutes': def(int(1, 1440), '60', 'Lifetime of the access token a verified code gives (fixed, not sliding); afterwards the recipient verifies a new code.'),
+  'forms.rate-limit.recipient-per-ip-per-minute': def(int(1, 1_000_000), '30', 'Recipient code requests and verifications accepted per client address per minute; above it 429 `rate-limited` with Retry-After.'),
+  'forms.rate-limit.recipient-per-token-per-minute': def(int(1, 1_000_000), '20', 'Recipient code requests and verifications accepted per instance token per minute; above it 429 `rate-limited` with Retry-After.'),
+  'forms.expiry-sweep.enabled': def(bool, 'false', 'Create (or resume) the Temporal Schedule of the formExpirySweep workflow at worker start-up (off by default, like every platform schedule: turn it on in one deployment). Without it an instance past expiresAt is still refused to its recipient; only its state stays open.'),
+  'forms.expiry-sweep.cron': def(text, '*/5 * * * *', 'Cron expression (UTC) of the form expiry sweep.'),
+  'forms.expiry-sweep.batch-size': def(int(1, 10_000), '500', 'Instances moved to EXPIRED per sweep transaction.'),
+  // Mail (SMTP through nodemailer)
+  'mail.smtp-url': def(
+    optionalUrl,
+    '',
+    'SMTP URL of the outgoing mail server (`smtp://host:port`, `smtps://user:pass@host`). Unset: `npm start` runs a local mail catcher and prints the page where sent messages can be read; other entry points record every delivery as FAILED.',
+    true,
+  ),
+  'mail.from': def(text, 'Forms <no-reply@localhost>', 'Sender address of platform e-mails.'),
+  'mail.timeout-ms': def(int(100, 120_000), '10000', 'Bound on connecting to the SMTP server and on each of its answers; a slower server fails the delivery (recorded, never a failed request).'),
+  'public.base-url': def(url, 'http://localhost:3000', 'Public base URL of the hosted pages (embed links are `<base>/embed/<token>`, recipient links of outbound forms `<base>/respond/<token>`).'),
   'http.trusted-proxies': def(
     list,
     '',

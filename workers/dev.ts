@@ -9,6 +9,7 @@ import { envName } from '../domain/settings';
 import { ConfigError, loadSettings } from './config';
 import { provideDevSecrets } from './dev-secrets';
 import { getFreePort, isPortOpen, startEmbeddedPostgres, startSeaweed, startTemporalDevServer, stopAllServers } from './embedded/index';
+import { startMailCatcher } from './embedded/mail-catcher';
 import { createLogger } from './logger';
 import type { Endpoints } from './runtime';
 import { onShutdown } from './shutdown';
@@ -65,6 +66,9 @@ const [databaseUrl, temporalAddress, s3] = await Promise.all([
   })(),
 ]);
 
+// A given mail.smtp-url always wins; otherwise mail goes to a local catcher with a page to read it.
+const mailCatcher = settings['mail.smtp-url'] ? undefined : await startMailCatcher({ smtpPort: await preferPort(1025), webPort: await preferPort(1080) });
+
 // 2. Migrations, once, before any role starts (the API node repeats the check under the lock).
 await migrateWithLock(databaseUrl);
 
@@ -90,6 +94,7 @@ process.stdout.write(
     `  API docs         ${api}/docs   (OpenAPI: ${api}/openapi.json)`,
     `  Temporal Web UI  ${temporalUi ?? '(external Temporal: use its own UI)'}`,
     `  Readiness        ${api}/health/ready`,
+    `  Sent mail        ${mailCatcher ? `${mailCatcher.webUrl}   (local mail catcher)` : '(external SMTP server: mail.smtp-url)'}`,
     ...metricsLines(),
     'The API, the worker and the dispatcher are restarted when they crash. Press Ctrl-C to stop every part.',
     '',
@@ -118,6 +123,7 @@ const supervisor = new Supervisor({
     [envName('s3.access-key-id')]: s3.accessKeyId,
     [envName('s3.secret-access-key')]: s3.secretAccessKey,
     [envName('port')]: String(port),
+    ...(mailCatcher ? { [envName('mail.smtp-url')]: mailCatcher.smtpUrl } : {}),
   },
   logger,
   backoffMs: settings['supervisor.restart-backoff-ms'],
@@ -128,5 +134,6 @@ supervisor.start();
 onShutdown(logger, async () => {
   // Roles first, then the servers they use; embedded servers must never be orphaned.
   await supervisor.stop().catch((err) => logger.error({ err }, 'stopping the roles failed'));
+  await mailCatcher?.stop().catch((err) => logger.error({ err }, 'mail catcher stop failed'));
   await stopAllServers();
 });

@@ -8,6 +8,7 @@ import {
 import type { Workflow } from '@temporalio/common';
 import type { Logger } from 'pino';
 import { RetentionPurgeProcess } from '../domain/documents/retention-purge-process';
+import { FormExpirySweepProcess } from '../domain/forms/outbound-expiry-process';
 import type { KeyedProcessContract } from '../domain/process-contract';
 import type { Settings } from '../domain/settings';
 import { BusinessKeyKey, CapabilityKey, TenantIdKey } from '../workflows/search-attributes';
@@ -55,8 +56,22 @@ export const retentionPurgeSchedule = schedule({
   logFields: (settings) => ({ dryRun: settings['docstore.retention-purge.dry-run'] }),
 });
 
+export const FORM_EXPIRY_SWEEP_SCHEDULE_ID = 'forms-expiry-sweep';
+
+export const formExpirySweepSchedule = schedule({
+  id: FORM_EXPIRY_SWEEP_SCHEDULE_ID,
+  label: 'form expiry sweep',
+  enabledBy: 'forms.expiry-sweep.enabled',
+  cron: (settings) => settings['forms.expiry-sweep.cron'],
+  process: FormExpirySweepProcess,
+  input: (settings) => ({ batchSize: settings['forms.expiry-sweep.batch-size'] }),
+  workflowId: 'forms:all-tenants:expiry-sweep',
+  workflowExecutionTimeout: '1 hour',
+  note: (settings) => `formExpirySweep moves open form instances past expiresAt to EXPIRED, ${settings['forms.expiry-sweep.batch-size']} per batch`,
+});
+
 /** Every schedule the platform runs; a worker ensures each one at start-up. */
-export const PLATFORM_SCHEDULES: readonly PlatformSchedule[] = [retentionPurgeSchedule];
+export const PLATFORM_SCHEDULES: readonly PlatformSchedule[] = [retentionPurgeSchedule, formExpirySweepSchedule];
 
 export type ScheduleOutcome = 'created' | 'updated' | 'paused' | 'absent';
 

@@ -8,3 +8,4 @@ export { retentionPurge } from './retention-purge';
 export { documentAttachedSignal } from './document-signals';
 export { slaDueDate } from './sla-due-date';
 export { formIntake } from './form-intake';
+export { formExpirySweep } from './form-expiry-sweep';

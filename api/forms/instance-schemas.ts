@@ -1,6 +1,6 @@
 // Bodies, queries and the view of the form instance routes.
 import { z } from '@hono/zod-openapi';
-import { FORM_INSTANCE_STATES } from '../../db/schema/forms';
+import { FORM_INSTANCE_ORIGINS, FORM_INSTANCE_STATES } from '../../db/schema/forms';
 import type { FormInstanceRow } from '../../db/queries/form-instances';
 import { definitionCodePattern } from '../../domain/definitions/definition-code';
 import { boundedJson, int32 } from '../vocabulary';
@@ -59,7 +59,7 @@ const instanceFields = {
   definitionVersion: z.number().int().openapi({ description: 'The pinned definition version' }),
   state: z.enum(FORM_INSTANCE_STATES),
   version: z.number().int().openapi({ description: 'Optimistic-lock counter; send it with PATCH' }),
-  origin: z.enum(['EMBED', 'API']),
+  origin: z.enum(FORM_INSTANCE_ORIGINS),
   prefill: z.record(z.string(), z.unknown()),
   data: z.record(z.string(), z.unknown()),
   recipient: z.record(z.string(), z.unknown()),

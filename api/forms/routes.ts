@@ -4,11 +4,13 @@ import { formDefinitionApi } from './definition-plugin';
 import { embedPageRoutes } from './embed-page-routes';
 import { embedTokenRoutes } from './embed-token-routes';
 import { instanceRoutes } from './instance-routes';
+import { outboundRoutes } from './outbound-routes';
+import { publicRecipientRoutes } from './public-recipient-routes';
 import { publicEmbedRoutes } from './public-embed-routes';
 import { subscriptionRoutes } from './subscription-routes';
 import { instanceAdminRoutes } from './instance-admin-routes';
 
-/** Forms routes: the definitions lifecycle, embed tokens, instances, the public embed API, the hosted embed page and the SDK. */
+/** Forms routes: the definitions lifecycle, embed tokens, instances and their operations, event subscriptions, the public embed API, the hosted embed page and the SDK, outbound delivery and the recipient API. */
 export function formRoutes() {
   const app = createRouter();
   app.route('/', definitionRoutes(formDefinitionApi));
@@ -18,5 +20,7 @@ export function formRoutes() {
   app.route('/', subscriptionRoutes());
   app.route('/', instanceAdminRoutes());
   app.route('/', embedPageRoutes());
+  app.route('/', outboundRoutes());
+  app.route('/', publicRecipientRoutes());
   return app;
 }

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import {
   auditColumns,
@@ -9,13 +10,14 @@ import {
   type DefinitionTables,
 } from './definitions';
 import { FORM_INSTANCE_STATES, type FormInstanceContext } from '../../domain/forms/instance-states';
+import type { OutboundRole } from '../../domain/forms/outbound-roles';
 
 export { FORM_INSTANCE_STATES, type FormInstanceContext, type FormInstanceState } from '../../domain/forms/instance-states';
 
 export const FORM_KINDS = ['INBOUND', 'OUTBOUND'] as const;
+export const FORM_INSTANCE_ORIGINS = ['EMBED', 'API', 'OUTBOUND'] as const;
 export type FormKind = (typeof FORM_KINDS)[number];
-export const OUTBOUND_ROLES = ['PREPARER', 'RECIPIENT', 'EITHER'] as const;
-export type OutboundRole = (typeof OUTBOUND_ROLES)[number];
+export { OUTBOUND_ROLES, type OutboundRole } from '../../domain/forms/outbound-roles';
 
 /**
  * FormDefinition (spec "Forms"): the lifecycle columns plus the form's own. outboundRolesJson,
@@ -64,8 +66,8 @@ export const formInstances = pgTable(
     data: jsonb('data').$type<Record<string, unknown>>().notNull().default({}),
     recipient: jsonb('recipient').$type<Record<string, unknown>>().notNull().default({}),
     context: jsonb('context').$type<FormInstanceContext>().notNull().default({}),
-    /** How it came to be: EMBED (public submit) or API (instance routes). */
-    origin: text('origin', { enum: ['EMBED', 'API'] }).notNull(),
+    /** How it came to be: EMBED (public submit), API (instance routes) or OUTBOUND (sent to a recipient). */
+    origin: text('origin', { enum: FORM_INSTANCE_ORIGINS }).notNull(),
     createdBy: text('created_by'),
     expiresAt: timestamp('expires_at', { withTimezone: true }),
     submittedAt: timestamp('submitted_at', { withTimezone: true }),
@@ -77,5 +79,31 @@ export const formInstances = pgTable(
     uniqueIndex('form_instances_token_idx').on(t.token),
     index('form_instances_list_idx').on(t.tenantId, t.createdAt, t.id),
     index('form_instances_code_idx').on(t.tenantId, t.definitionCode, t.createdAt),
+    // The expiry sweep's scan: open instances with a deadline, oldest deadline first.
+    index('form_instances_expiry_idx')
+      .on(t.expiresAt)
+      .where(sql`${t.state} in ('DRAFT', 'SENT', 'OPENED') and ${t.expiresAt} is not null`),
   ],
 );
+
+/**
+ * FormRecipientOtp (spec): the one live code of an outbound instance, stored only as salted
+ * SHA-256, with its attempts and expiry; `sentAt` drives the resend cooldown. After a verified
+ * code, the access token of the recipient's session, stored only as its SHA-256, with its expiry.
+ */
+export const formRecipientOtps = pgTable('form_recipient_otps', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  instanceId: uuid('instance_id')
+    .notNull()
+    .unique('form_recipient_otps_instance_idx')
+    .references(() => formInstances.id, { onDelete: 'cascade' }),
+  tenantId: text('tenant_id').notNull(),
+  /** Null once the code is used or dead (attempt cap). */
+  codeHash: text('code_hash'),
+  codeSalt: text('code_salt'),
+  attempts: integer('attempts').notNull().default(0),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  sentAt: timestamp('sent_at', { withTimezone: true }).notNull(),
+  accessTokenHash: text('access_token_hash'),
+  accessExpiresAt: timestamp('access_expires_at', { withTimezone: true }),
+});

@@ -22,6 +22,8 @@ export const AUDIT_ACTIONS = [
   'embed_token_rotated',
   // Signatures only: a source PDF uploaded into the draft (services/signatures/source-document.ts).
   'document_uploaded',
+  // Forms only: the outbound field roles were set (services/forms/outbound-config.ts).
+  'outbound_configured',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -1,7 +1,7 @@
 /**
  * Which instance states allow which step. API-created instances start as DRAFT (editable until
- * submitted); a public embed submit creates one SUBMITTED at once. Outbound states (SENT, OPENED)
- * are editable and submittable by their recipient once outbound delivery lands.
+ * submitted); a public embed submit creates one SUBMITTED at once. Outbound instances (SENT,
+ * OPENED) are editable and submittable by their recipient, and by the tenant's instance API.
  */
 import type { FormInstanceState } from './instance-states';
 

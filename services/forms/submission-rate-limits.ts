@@ -1,6 +1,7 @@
 // Spec rule 1: per-IP and per-token limits on public embed submissions, counted in PostgreSQL
 // (rate-limiter-flexible's RateLimiterDrizzle on the platform's own drizzle client) so every API
-// node shares one budget and nothing beyond the database is needed.
+// node shares one budget and nothing beyond the database is needed. The recipient code routes
+// use the same pair of budgets with their own settings.
 import { createHash } from 'node:crypto';
 import { RateLimiterDrizzle, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Db } from '../../db/client';
@@ -13,11 +14,15 @@ export interface SubmissionRateLimits {
   consume(clientAddress: string, token: string): Promise<void>;
 }
 
-export function createSubmissionRateLimits(db: Db, settings: Settings): SubmissionRateLimits {
+/** Two per-minute budgets, one per client address and one per token, under their own key prefixes. */
+export function createPairedRateLimits(
+  db: Db,
+  p: { prefix: string; perIpPerMinute: number; perTokenPerMinute: number; refusal: string },
+): SubmissionRateLimits {
   const limiter = (keyPrefix: string, points: number) =>
     new RateLimiterDrizzle({ storeClient: db, schema: rateLimits, keyPrefix, points, duration: 60 });
-  const perIp = limiter('forms-embed-ip', settings['forms.rate-limit.per-ip-per-minute']);
-  const perToken = limiter('forms-embed-token', settings['forms.rate-limit.per-token-per-minute']);
+  const perIp = limiter(`${p.prefix}-ip`, p.perIpPerMinute);
+  const perToken = limiter(`${p.prefix}-token`, p.perTokenPerMinute);
   // Keys of bounded size whatever a caller sends; the token itself is a credential, not stored.
   const keyOf = (value: string) => createHash('sha256').update(value).digest('base64url');
 
@@ -29,10 +34,18 @@ export function createSubmissionRateLimits(db: Db, settings: Settings): Submissi
       } catch (err) {
         if (err instanceof RateLimiterRes) {
           const retryAfterSeconds = Math.max(1, Math.ceil(err.msBeforeNext / 1000));
-          throw new AppError('rate-limited', 'Too many submissions; retry later', { retryAfterSeconds });
+          throw new AppError('rate-limited', p.refusal, { retryAfterSeconds });
         }
         throw err;
       }
     },
   };
 }
+
+export const createSubmissionRateLimits = (db: Db, settings: Settings): SubmissionRateLimits =>
+  createPairedRateLimits(db, {
+    prefix: 'forms-embed',
+    perIpPerMinute: settings['forms.rate-limit.per-ip-per-minute'],
+    perTokenPerMinute: settings['forms.rate-limit.per-token-per-minute'],
+    refusal: 'Too many submissions; retry later',
+  });

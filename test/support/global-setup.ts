@@ -8,6 +8,7 @@ import { migrateDatabase } from '../../db/client';
 import { ensureBucket } from '../../integrations/docstore/bucket';
 import { loadSettings } from '../../workers/config';
 import { getFreePort } from '../../workers/embedded/child-process';
+import { startMailCatcher } from '../../workers/embedded/mail-catcher';
 import { startEmbeddedPostgres } from '../../workers/embedded/postgres';
 import { startSeaweed } from '../../workers/embedded/seaweed';
 import { startTemporalDevServer } from '../../workers/embedded/temporal';
@@ -17,7 +18,8 @@ import { SUITE_LOG_DIR } from './suite-log';
 /**
  * Starts PostgreSQL, the Temporal dev server and S3 once per test run, unless the environment
  * names existing ones (DATABASE_URL, TEMPORAL_ADDRESS, S3_ENDPOINT), and migrates a template
- * database that every test file clones.
+ * database that every test file clones. A real SMTP catcher always runs: tests read the messages
+ * it received (test/support/mail.ts).
  */
 export default async function setup(project: TestProject) {
   const settings = loadSettings();
@@ -65,6 +67,9 @@ export default async function setup(project: TestProject) {
     })(),
   ]);
 
+  const mail = await startMailCatcher({ smtpPort: 0, webPort: 0 });
+  stops.push(mail.stop);
+
   const admin = postgres(pgUrl, { max: 1, onnotice: () => {} });
   await admin.unsafe(`drop database if exists ${TEMPLATE_DB} with (force)`);
   await admin.unsafe(`create database ${TEMPLATE_DB}`);
@@ -85,6 +90,7 @@ export default async function setup(project: TestProject) {
   project.provide('pgUrl', pgUrl);
   project.provide('temporalAddress', temporalAddress);
   project.provide('s3', s3);
+  project.provide('mail', { smtpUrl: mail.smtpUrl, webUrl: mail.webUrl });
 
   return async () => {
     for (const stop of stops.reverse()) await stop().catch((e) => log(`stop failed: ${String(e)}`));

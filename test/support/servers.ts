@@ -9,11 +9,18 @@ export interface S3Target {
   secretAccessKey: string;
 }
 
+/** The run's SMTP catcher: send to `smtpUrl`, read what arrived at `webUrl` + `/messages.json`. */
+export interface MailTarget {
+  smtpUrl: string;
+  webUrl: string;
+}
+
 declare module 'vitest' {
   export interface ProvidedContext {
     pgUrl: string;
     temporalAddress: string;
     s3: S3Target;
+    mail: MailTarget;
   }
 }
 
@@ -21,4 +28,5 @@ export const servers = () => ({
   pgUrl: inject('pgUrl'),
   temporalAddress: inject('temporalAddress'),
   s3: inject('s3'),
+  mail: inject('mail'),
 });

@@ -125,7 +125,7 @@ describe('retention purge', () => {
     });
 
     it('is one of the platform schedules that worker start-up ensures together', async () => {
-      expect(await ensureSchedules(worker.client, settings(false))).toEqual({ [RETENTION_PURGE_SCHEDULE_ID]: 'paused' });
+      expect(await ensureSchedules(worker.client, settings(false))).toMatchObject({ [RETENTION_PURGE_SCHEDULE_ID]: 'paused' });
       expect((await worker.client.schedule.getHandle(RETENTION_PURGE_SCHEDULE_ID).describe()).state.paused).toBe(true);
     });
   });

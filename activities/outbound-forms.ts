@@ -1,0 +1,45 @@
+import { Context } from '@temporalio/activity';
+import type { DefinitionRef } from '../services/forms/outbound-config';
+import { expireDueInstances } from '../services/forms/outbound-expiry';
+import { sendOutboundForm, type SendOutbound, type SentForm } from '../services/forms/outbound-send';
+import type { ActivityDeps } from './deps';
+
+export type SendOutboundFormInput = DefinitionRef & {
+  tenantId: string;
+  recipient: SendOutbound['recipient'];
+  prefill?: Record<string, unknown>;
+  /** ISO-8601; default now + forms.outbound.default-expiry-days. */
+  expiresAt?: string;
+  context?: Record<string, unknown>;
+};
+
+export function createOutboundFormActivities(deps: ActivityDeps) {
+  const logger = deps.logger.child({ component: 'outbound-form-activities' });
+  return {
+    /**
+     * Sends an outbound form for the calling workflow, which the instance names as its
+     * `waitingWorkflowId` (the event rail signals it each lifecycle change). Idempotent per
+     * activity: a retry finds the instance its first attempt created, so one form is sent.
+     */
+    async sendOutboundForm(input: SendOutboundFormInput): Promise<SentForm> {
+      const { info } = Context.current();
+      const { workflowId, runId } = info.workflowExecution!;
+      const { tenantId, recipient, prefill, expiresAt, context, ...ref } = input;
+      return sendOutboundForm(
+        { db: deps.db, settings: deps.settings, logger },
+        { tenantId, userId: `workflow:${workflowId}` },
+        ref as DefinitionRef,
+        { recipient, prefill, context, expiresAt: expiresAt ? new Date(expiresAt) : undefined },
+        { waitingWorkflowId: workflowId, sendKey: `${workflowId}:${runId}:${info.activityId}` },
+      );
+    },
+
+    async expireFormInstancesBatch(batchSize: number): Promise<{ expired: number; byTenant: Record<string, number> }> {
+      const result = await expireDueInstances(deps.db, batchSize);
+      if (result.expired > 0) logger.info(result, 'form instances expired');
+      return result;
+    },
+  };
+}
+
+export type OutboundFormActivities = ReturnType<typeof createOutboundFormActivities>;

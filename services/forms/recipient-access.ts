@@ -1,0 +1,117 @@
+// Spec rule 7: request a code (e-mailed), verify it (OPENED, a short-lived access token), then
+// every recipient read and write needs that token. Whatever is wrong (unknown, expired or closed
+// instance, no code, wrong code, dead code, bad access token) answers one and the same 404: the
+// public API never reveals whether a token exists.
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { updateFormInstance, type FormInstanceRow } from '../../db/queries/form-instances';
+import { formInstances, formRecipientOtps } from '../../db/schema/forms';
+import { AppError } from '../../domain/errors';
+import { repairFormSchema } from '../../domain/forms/form-schema';
+import type { FormInstanceState } from '../../domain/forms/instance-states';
+import { codeMatches, hashAccessToken, hashCode, MAX_ACCESS_TOKEN_LENGTH, newAccessToken, newCode, newSalt, sameHash } from '../../domain/forms/otp';
+import { deliverCode } from './outbound-mail';
+import type { OutboundDeps } from './outbound-send';
+import { formDefinitionCapability as cap } from './form-definitions';
+
+export const recipientNotFound = () => new AppError('recipient-form-not-found', 'The form was not found, or the code or access token is not valid');
+
+/** States a code can be requested and verified in: the form is still to be answered. */
+const OPEN: readonly FormInstanceState[] = ['SENT', 'OPENED'];
+/** States a verified recipient can still read (a submitted form shows its answers). */
+const READABLE: readonly FormInstanceState[] = ['SENT', 'OPENED', 'SUBMITTED', 'PROCESSED'];
+
+const now = (deps: OutboundDeps) => deps.clock?.() ?? new Date();
+
+/** Whether a recipient may reach the instance in one of `states`; an open one past expiresAt is expired. */
+const reachable = (deps: OutboundDeps, row: FormInstanceRow | undefined, states: readonly FormInstanceState[]): row is FormInstanceRow =>
+  !!row && states.includes(row.state) && !(OPEN.includes(row.state) && row.expiresAt && row.expiresAt.getTime() <= now(deps).getTime());
+
+const byToken = (token: string) => and(eq(formInstances.token, token), eq(formInstances.origin, 'OUTBOUND'));
+
+async function instanceByToken(deps: OutboundDeps, token: string, states: readonly FormInstanceState[]): Promise<FormInstanceRow | null> {
+  const [row] = await deps.db.select().from(formInstances).where(byToken(token));
+  return reachable(deps, row, states) ? row : null;
+}
+
+/**
+ * Answers nothing either way. A new code (and its mail) only when the instance is open and the
+ * last code is older than the cooldown; the upsert decides that atomically, so parallel requests
+ * send one mail. The mail is not awaited: the answer takes as long whether the token exists or not.
+ */
+export async function requestCode(deps: OutboundDeps, token: string): Promise<void> {
+  const row = await instanceByToken(deps, token, OPEN);
+  if (!row) return;
+  const s = deps.settings;
+  const code = newCode();
+  const salt = newSalt();
+  const at = now(deps);
+  const expiresAt = new Date(at.getTime() + s['forms.otp.ttl-minutes'] * 60_000);
+  const cooldownEnds = new Date(at.getTime() - s['forms.otp.resend-cooldown-seconds'] * 1000);
+  const issued = await deps.db
+    .insert(formRecipientOtps)
+    .values({ instanceId: row.id, tenantId: row.tenantId, codeHash: hashCode(code, salt), codeSalt: salt, attempts: 0, expiresAt, sentAt: at })
+    .onConflictDoUpdate({
+      target: formRecipientOtps.instanceId,
+      set: { codeHash: hashCode(code, salt), codeSalt: salt, attempts: 0, expiresAt, sentAt: at },
+      setWhere: sql`${formRecipientOtps.sentAt} <= ${cooldownEnds.toISOString()}::timestamptz`,
+    })
+    .returning({ id: formRecipientOtps.id });
+  if (issued.length === 0) return;
+  const title = await titleOf(deps.db, row);
+  const to = { email: String(row.recipient.email ?? ''), name: typeof row.recipient.name === 'string' ? row.recipient.name : undefined };
+  void deliverCode(deps, { instanceId: row.id, to, title, code, ttlMinutes: s['forms.otp.ttl-minutes'] });
+}
+
+async function titleOf(db: Db, row: FormInstanceRow): Promise<string> {
+  const version = await cap.queries.findVersion(db, { tenantId: row.tenantId, definitionId: row.definitionId, version: row.definitionVersion });
+  return repairFormSchema(version?.schema).title;
+}
+
+type Verdict = { ok: true; accessToken: string; expiresAt: Date } | { ok: false };
+
+/**
+ * A right code (constant-time, within its expiry, before the attempt cap) is used up and gives an
+ * access token; the instance becomes OPENED when it was SENT. A wrong one counts an attempt (the
+ * count is committed, then the 404 thrown); at the cap the code is dead. Each verification
+ * replaces the session before it: the latest verified access token is the one that works.
+ */
+export async function verifyCode(deps: OutboundDeps, token: string, code: string): Promise<{ accessToken: string; expiresAt: string }> {
+  const verdict = await deps.db.transaction(async (tx): Promise<Verdict> => {
+    const [row] = await tx.select().from(formInstances).where(byToken(token)).for('update');
+    if (!reachable(deps, row, OPEN)) return { ok: false };
+    const [otp] = await tx.select().from(formRecipientOtps).where(eq(formRecipientOtps.instanceId, row.id)).for('update');
+    const at = now(deps);
+    if (!otp || !otp.codeHash || !otp.codeSalt || otp.expiresAt.getTime() <= at.getTime()) return { ok: false };
+    if (!codeMatches(code, otp.codeSalt, otp.codeHash)) {
+      const attempts = otp.attempts + 1;
+      const dead = attempts >= deps.settings['forms.otp.max-attempts'];
+      await tx
+        .update(formRecipientOtps)
+        .set(dead ? { attempts, codeHash: null, codeSalt: null } : { attempts })
+        .where(eq(formRecipientOtps.id, otp.id));
+      return { ok: false };
+    }
+    const accessToken = newAccessToken();
+    const expiresAt = new Date(at.getTime() + deps.settings['forms.recipient.access-ttl-minutes'] * 60_000);
+    await tx
+      .update(formRecipientOtps)
+      .set({ codeHash: null, codeSalt: null, attempts: otp.attempts + 1, accessTokenHash: hashAccessToken(accessToken), accessExpiresAt: expiresAt })
+      .where(eq(formRecipientOtps.id, otp.id));
+    if (row.state === 'SENT') await updateFormInstance(tx, { tenantId: row.tenantId, id: row.id, version: row.version }, { state: 'OPENED' });
+    return { ok: true, accessToken, expiresAt };
+  });
+  if (!verdict.ok) throw recipientNotFound();
+  return { accessToken: verdict.accessToken, expiresAt: verdict.expiresAt.toISOString() };
+}
+
+/** The instance a valid access token opens, in a state a recipient may read; the one 404 otherwise. */
+export async function authorizedInstance(deps: OutboundDeps, token: string, accessToken: string | undefined): Promise<FormInstanceRow> {
+  if (!accessToken || accessToken.length > MAX_ACCESS_TOKEN_LENGTH) throw recipientNotFound();
+  const row = await instanceByToken(deps, token, READABLE);
+  if (!row) throw recipientNotFound();
+  const [otp] = await deps.db.select().from(formRecipientOtps).where(eq(formRecipientOtps.instanceId, row.id));
+  if (!otp?.accessTokenHash || !otp.accessExpiresAt || otp.accessExpiresAt.getTime() <= now(deps).getTime()) throw recipientNotFound();
+  if (!sameHash(hashAccessToken(accessToken), otp.accessTokenHash)) throw recipientNotFound();
+  return row;
+}

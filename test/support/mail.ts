@@ -1,0 +1,29 @@
+// The messages the run's real SMTP catcher received (parsed by mailparser there), and waiting for one.
+import type { CaughtMail } from '../../workers/embedded/mail-catcher';
+import { servers } from './servers';
+
+export const smtpUrl = () => servers().mail.smtpUrl;
+
+export async function mailTo(address: string): Promise<CaughtMail[]> {
+  const res = await fetch(`${servers().mail.webUrl}/messages.json`);
+  const all = (await res.json()) as CaughtMail[];
+  return all.filter((m) => m.to.includes(address.toLowerCase()) || m.to.includes(address));
+}
+
+/** Waits until `address` has received `count` messages (SMTP delivery is acknowledged before the send returns, so this is quick). */
+export async function waitForMail(address: string, count = 1, timeoutMs = 10_000): Promise<CaughtMail[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const mails = await mailTo(address);
+    if (mails.length >= count) return mails;
+    if (Date.now() > deadline) throw new Error(`expected ${count} mail(s) to ${address}, got ${mails.length}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** The 6-digit code of a recipient code mail. */
+export const codeIn = (mail: CaughtMail): string => {
+  const match = /\b(\d{6})\b/.exec(mail.text);
+  if (!match) throw new Error(`no code in: ${mail.text}`);
+  return match[1]!;
+};
