@@ -230,7 +230,7 @@ export const settingDefs = {
   'forms.embed-key': def(
     optionalText,
     undefined,
-    'HMAC-SHA256 key that signs form embed tokens (a long random string). Unset: the embed-token routes answer 503 `embed-key-missing` and every public embed token is refused (404) (`npm start` alone generates one into `<data-dir>/dev-secrets.json`). Secret: never logged or echoed.',
+    'HMAC-SHA256 key that signs form embed tokens (a long random string). Unset: the embed-token routes answer 503 `embed-key-missing` and every public embed token is refused (404) (`npm start` alone generates one into `<data-dir>/dev-secrets.json`).',
     true,
   ),
   'forms.rate-limit.per-ip-per-minute': def(int(1, 1_000_000), '20', 'Public embed submissions accepted per client address per minute (spec rule 1); above it 429 `rate-limited` with Retry-After.'),
