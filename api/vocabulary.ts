@@ -39,6 +39,23 @@ function refuseUnstorable(value: unknown, ctx: z.RefinementCtx, path: (string | 
 export const storable = <T extends z.ZodType>(schema: T): T =>
   schema.superRefine((v, ctx) => refuseUnstorable(v, ctx)).openapi(STORABLE_MARK) as unknown as T;
 
+/**
+ * A credential every wrong value of which must get the route's one refusal (the spec answers an
+ * unknown, malformed or revoked token alike, never with a 400 that sets shapes apart): documented
+ * by its closed pattern and length, and a value outside them reads as absent.
+ */
+export const credential = (pattern: RegExp, maxLength: number) =>
+  z.string().max(maxLength).regex(pattern).optional().catch(undefined).openapi({ type: 'string', pattern: pattern.source, maxLength });
+
+/** A credential in the path: required, and a value outside its pattern reads as '' (which no credential is). */
+export const credentialParam = (name: string, pattern: RegExp, maxLength: number) =>
+  z
+    .string()
+    .max(maxLength)
+    .regex(pattern)
+    .catch('')
+    .openapi({ type: 'string', pattern: pattern.source, maxLength, param: { name, in: 'path', required: true } });
+
 /** An integer that fits an `integer` column. */
 export const int32 = ({ min = 0, max = INT32_MAX }: { min?: number; max?: number } = {}) => z.number().int().min(min).max(max);
 

@@ -2,7 +2,7 @@
 import { z } from '@hono/zod-openapi';
 import { DEFINITION_STATUSES, NAME_MAX } from '../../domain/definitions/lifecycle';
 import { definitionCodePattern } from '../../domain/definitions/definition-code';
-import { boundedJson, int32, int32Param, text } from '../vocabulary';
+import { boundedJson, int32, int32Param, int64Param, text } from '../vocabulary';
 import { uuidParam } from '../openapi';
 
 export const PAGE_SIZE_CAP = 200;
@@ -140,11 +140,11 @@ export function definitionSchemas(prefix: string, codePrefix: string, createFiel
     ListQuery: z.object({
       status: z.enum(DEFINITION_STATUSES).optional(),
       limit: pageSize,
-      cursor: z.string().max(200).optional().openapi({ description: '`nextCursor` of the previous page' }),
+      cursor: text({ max: 200 }).optional().openapi({ description: '`nextCursor` of the previous page' }),
     }),
     AuditQuery: z.object({
       limit: pageSize,
-      before: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
+      before: int64Param().optional(),
     }),
   };
 }

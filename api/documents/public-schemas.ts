@@ -1,7 +1,9 @@
 import { z } from '@hono/zod-openapi';
-import { MAX_EMBED_TOKEN_LENGTH } from '../../domain/forms/embed-token';
+import { EMBED_TOKEN_PATTERN, MAX_EMBED_TOKEN_LENGTH } from '../../domain/forms/embed-token';
+import { EMBED_SESSION, EMBED_SESSION_MAX_LENGTH } from '../../services/forms/embed-attachments';
 import type { DocumentView } from '../../services/documents/document-view';
 import { SCAN_STATUSES } from '../../db/schema/documents';
+import { credential, text } from '../vocabulary';
 import { Status } from './schemas';
 
 /**
@@ -9,14 +11,8 @@ import { Status } from './schemas';
  * carries its processRef instead): a missing or over-long token answers as a wrong one (404).
  */
 export const EmbedHeaders = z.object({
-  'x-embed-token': z
-    .string()
-    .optional()
-    .openapi({ description: 'The embed token of the form (the `/embed/{token}` path). Missing, unknown, rotated or of an unpublished form: 404 `embed-form-not-found`' }),
-  'x-embed-session': z
-    .string()
-    .optional()
-    .openapi({ description: "The session's processRef, minted by the browser: `emb_` and 22-64 base64url characters (at least 128 random bits)", example: 'emb_3q2-7wAAx9Zk1mPq0vTr8w' }),
+  'x-embed-token': credential(EMBED_TOKEN_PATTERN, MAX_EMBED_TOKEN_LENGTH).openapi({ description: 'The embed token of the form (the `/embed/{token}` path). Missing, malformed, unknown, rotated or of an unpublished form: 404 `embed-form-not-found`' }),
+  'x-embed-session': credential(EMBED_SESSION, EMBED_SESSION_MAX_LENGTH).openapi({ description: "The session's processRef, minted by the browser: `emb_` and 22-64 base64url characters (at least 128 random bits); missing or any other value: 400 `embed-session-invalid`", example: 'emb_3q2-7wAAx9Zk1mPq0vTr8w' }),
 });
 
 export const embedToken = (header: string | undefined): string => (header && header.length <= MAX_EMBED_TOKEN_LENGTH ? header : '');
@@ -46,8 +42,8 @@ export const publicAttachment = (v: DocumentView): z.infer<typeof PublicAttachme
 
 export const LinkBody = z
   .object({
-    processRef: z.string().max(200).openapi({ description: 'The session processRef the files were uploaded under (and the submit sent)' }),
-    instanceId: z.string().max(100).openapi({ description: 'The `id` the embed submit answered' }),
+    processRef: text({ max: 200 }).openapi({ description: 'The session processRef the files were uploaded under (and the submit sent)' }),
+    instanceId: text({ max: 100 }).openapi({ description: 'The `id` the embed submit answered' }),
   })
   .openapi('EmbedAttachmentLink');
 

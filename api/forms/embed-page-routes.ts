@@ -6,7 +6,7 @@ import { html } from 'hono/html';
 import type { Context } from 'hono';
 import { AppError } from '../../domain/errors';
 import { frameAncestors, sanitiseEmbedOrigins } from '../../domain/forms/embed-origins';
-import { MAX_EMBED_TOKEN_LENGTH } from '../../domain/forms/embed-token';
+import { EMBED_TOKEN_PATTERN, MAX_EMBED_TOKEN_LENGTH } from '../../domain/forms/embed-token';
 import { repairFormSchema } from '../../domain/forms/form-schema';
 import { resolveEmbeddedForm, type EmbeddedForm } from '../../services/forms/embed-tokens';
 import type { AppEnv } from '../env';
@@ -15,6 +15,7 @@ import { formMarkup } from '../hosted/form-markup';
 import { formScriptPath, serveFormScript } from '../hosted/form-script';
 import { hostedPage, newNonce, setPageHeaders } from '../hosted/page';
 import { createRouter } from '../openapi';
+import { credentialParam } from '../vocabulary';
 import { serveEmbedSdk } from './embed-sdk';
 
 async function embeddedForm(c: Context<AppEnv>, token: string): Promise<EmbeddedForm | undefined> {
@@ -51,7 +52,7 @@ export function embedPageRoutes() {
       '`/api/public/embed/{token}/submit`. Headers: `Content-Security-Policy` with a per-response script and style nonce, `default-src \'none\'` ' +
       'and `frame-ancestors` from the sanitised `allowedEmbedOrigins` (`\'none\'` when none), `X-Content-Type-Options: nosniff`, ' +
       '`Referrer-Policy: no-referrer`, `Cache-Control: no-store`. Every token without a form gets the same 404 page (framed by nobody).',
-    request: { params: z.object({ token: z.string().openapi({ param: { name: 'token', in: 'path' } }) }) },
+    request: { params: z.object({ token: credentialParam('token', EMBED_TOKEN_PATTERN, MAX_EMBED_TOKEN_LENGTH) }) },
     responses: { 200: page('The form page'), 404: page('The one "not available" page') },
   });
   app.openAPIRegistry.registerPath({

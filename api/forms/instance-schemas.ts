@@ -3,7 +3,7 @@ import { z } from '@hono/zod-openapi';
 import { FORM_INSTANCE_ORIGINS, FORM_INSTANCE_STATES } from '../../db/schema/forms';
 import type { FormInstanceRow } from '../../db/queries/form-instances';
 import { definitionCodePattern } from '../../domain/definitions/definition-code';
-import { boundedJson, int32 } from '../vocabulary';
+import { boundedJson, int32, text } from '../vocabulary';
 
 /** Free-form maps (data, prefill, context, recipient): bounded like every free-form JSON input. */
 const jsonMap = (description: string) =>
@@ -40,7 +40,7 @@ export const InstanceListQuery = z.object({
   definitionCode: definitionCode.optional(),
   state: z.enum(FORM_INSTANCE_STATES).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
-  cursor: z.string().max(200).optional().openapi({ description: '`nextCursor` of the previous page' }),
+  cursor: text({ max: 200 }).optional().openapi({ description: '`nextCursor` of the previous page' }),
 });
 
 const SubmissionOutbox = z

@@ -2,8 +2,8 @@
 import { z } from '@hono/zod-openapi';
 import { OUTBOUND_ROLES } from '../../db/schema/forms';
 import { KEY_PATTERN } from '../../domain/forms/field-types';
-import { MAX_ACCESS_TOKEN_LENGTH, MAX_CODE_LENGTH } from '../../domain/forms/otp';
-import { boundedJson, text } from '../vocabulary';
+import { MAX_ACCESS_TOKEN_LENGTH, OTP_DIGITS } from '../../domain/forms/otp';
+import { boundedJson, credential, text } from '../vocabulary';
 
 const jsonMap = (description: string) =>
   boundedJson({ maxBytes: 256 * 1024, maxDepth: 8, maxNodes: 5000, maxKeyLength: 200 })
@@ -54,15 +54,19 @@ export const RecipientTokenPath = z.object({
     .openapi({ param: { name: 'token', in: 'path' }, description: 'The instance token of the recipient link' }),
 });
 
+/** The access token verify answers is base64url. */
+export const BEARER = /^Bearer ([A-Za-z0-9_-]+)$/;
+
 export const AccessHeader = z.object({
-  authorization: z
-    .string()
-    .max(MAX_ACCESS_TOKEN_LENGTH + 10)
-    .optional()
-    .openapi({ param: { name: 'authorization', in: 'header' }, description: '`Bearer <accessToken>` from verify' }),
+  authorization: credential(BEARER, 'Bearer '.length + MAX_ACCESS_TOKEN_LENGTH).openapi({
+    param: { name: 'authorization', in: 'header' },
+    description: '`Bearer <accessToken>` from verify; missing or any other value is the one 404',
+  }),
 });
 
-export const VerifyBody = z.object({ code: z.string().min(1).max(MAX_CODE_LENGTH) }).openapi('RecipientCode');
+export const VerifyBody = z
+  .object({ code: z.string().regex(new RegExp(`^[0-9]{${OTP_DIGITS}}$`), `must be the ${OTP_DIGITS}-digit code`).openapi({ example: '042917' }) })
+  .openapi('RecipientCode');
 export const AccessView = z.object({ accessToken: z.string(), expiresAt: z.string() }).openapi('RecipientAccess');
 export const AutosaveBody = z.object({ data: jsonMap('The answers so far (replace the saved ones)') }).openapi('RecipientAutosave');
 export const RecipientSubmitBody = z.object({ data: jsonMap('Answers merged over the saved ones').optional() }).openapi('RecipientSubmit');

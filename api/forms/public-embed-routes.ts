@@ -2,22 +2,22 @@
 // the tenant comes from the signed token. Every refusal of a token is the same 404.
 import { createRoute, z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
-import { MAX_EMBED_TOKEN_LENGTH } from '../../domain/forms/embed-token';
+import { EMBED_TOKEN_PATTERN, MAX_EMBED_TOKEN_LENGTH } from '../../domain/forms/embed-token';
+import { settingDefs } from '../../domain/settings';
 import { readEmbeddedForm, submitEmbedded } from '../../services/forms/public-intake';
 import { createSubmissionRateLimits, type SubmissionRateLimits } from '../../services/forms/submission-rate-limits';
 import { boundedBody } from '../body';
 import type { AppDeps } from '../deps';
 import type { AppEnv } from '../env';
 import { clientAddress } from '../middleware/client-address';
+import { DATA_BOUNDS } from './render-routes';
 import { createRouter, jsonBody, jsonContent, problemResponses, raises } from '../openapi';
-import { text } from '../vocabulary';
+import { boundedMap, credentialParam, text } from '../vocabulary';
 
 const TokenPath = z.object({
-  token: z
-    .string()
-    .min(1)
-    .max(MAX_EMBED_TOKEN_LENGTH)
-    .openapi({ param: { name: 'token', in: 'path' }, description: 'The embed token (`GET /api/form-definitions/{id}/embed-token`)' }),
+  token: credentialParam('token', EMBED_TOKEN_PATTERN, MAX_EMBED_TOKEN_LENGTH).openapi({
+    description: 'The embed token (`GET /api/form-definitions/{id}/embed-token`); any other value is the one 404',
+  }),
 });
 
 const EmbeddedForm = z
@@ -29,11 +29,18 @@ const EmbeddedForm = z
   })
   .openapi('EmbeddedForm');
 
+/**
+ * The size of a submission is `forms.max-submission-bytes`, counted on the stream before anything
+ * is parsed; the data's own byte bound is that setting's ceiling so the setting alone decides size.
+ * Structure is bounded like a submission the PDF renderer takes.
+ */
+const SUBMISSION_BOUNDS = { ...DATA_BOUNDS, maxBytes: (settingDefs['forms.max-submission-bytes'].schema as z.ZodNumber).maxValue! };
+
 const SubmitBody = z
   .object({
-    data: z.record(z.string(), z.unknown()).openapi({ description: 'Field values by key; unknown keys are dropped, text is cleaned' }),
+    data: boundedMap(SUBMISSION_BOUNDS).openapi({ description: 'Field values by key; unknown keys are dropped, text is cleaned' }),
     processRef: text({ max: 200 }).optional().openapi({ description: 'Kept in the instance context' }),
-    _gotcha: z.string().max(10_000).optional().openapi({ description: 'Honeypot: left empty by people; filled, nothing is stored' }),
+    _gotcha: text({ min: 0, max: 10_000, trim: false }).optional().openapi({ description: 'Honeypot: left empty by people; filled, nothing is stored' }),
   })
   .openapi('EmbedSubmission');
 

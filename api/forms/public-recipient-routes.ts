@@ -11,7 +11,7 @@ import type { AppDeps } from '../deps';
 import type { AppEnv } from '../env';
 import { clientAddress } from '../middleware/client-address';
 import { createRouter, jsonBody, jsonContent, problemResponses, raises } from '../openapi';
-import { AccessHeader, AccessView, AutosaveBody, RecipientFormView, RecipientSubmitBody, RecipientTokenPath, VerifyBody } from './outbound-schemas';
+import { AccessHeader, AccessView, AutosaveBody, BEARER, RecipientFormView, RecipientSubmitBody, RecipientTokenPath, VerifyBody } from './outbound-schemas';
 
 const limitsOf = new WeakMap<AppDeps, SubmissionRateLimits>();
 
@@ -43,7 +43,7 @@ const recipientDeps = (c: Context<AppEnv>) => {
 };
 
 const bearer = (header: string | undefined) => {
-  const match = /^Bearer ([A-Za-z0-9_-]+)$/.exec(header ?? '');
+  const match = BEARER.exec(header ?? '');
   return match?.[1];
 };
 

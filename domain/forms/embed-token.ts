@@ -14,6 +14,8 @@ export interface EmbedTokenPayload {
 
 /** Far above any real token (ids are a tenant slug and a UUID); longer input is refused unread. */
 export const MAX_EMBED_TOKEN_LENGTH = 512;
+/** What signEmbedToken writes: two base64url parts. */
+export const EMBED_TOKEN_PATTERN = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
 const mac = (key: string, body: string) => createHmac('sha256', key).update(`form-embed.${body}`).digest();
 

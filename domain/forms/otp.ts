@@ -7,8 +7,7 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 
 export const OTP_DIGITS = 6;
-/** Far above a real code or token; longer input is refused unread. */
-export const MAX_CODE_LENGTH = 32;
+/** Far above a real access token; longer input is refused unread. */
 export const MAX_ACCESS_TOKEN_LENGTH = 128;
 
 export const newCode = (): string => String(randomInt(0, 10 ** OTP_DIGITS)).padStart(OTP_DIGITS, '0');

@@ -18,6 +18,7 @@ import { resolveEmbeddedForm, type EmbeddedForm } from './embed-tokens';
 
 /** `emb_` and at least 22 base64url characters: 132 random bits from the browser, never guessable. */
 export const EMBED_SESSION = /^emb_[A-Za-z0-9_-]{22,64}$/;
+export const EMBED_SESSION_MAX_LENGTH = 'emb_'.length + 64;
 
 export interface EmbedSession {
   caller: EmbedCaller;
