@@ -61,7 +61,10 @@ export function boundedBody(maxBytes: number | ((c: Context<AppEnv>) => number),
 export function appBodyBound(): MiddlewareHandler<AppEnv> {
   const bound = boundedBody((c) => c.get('deps').settings['http.max-body-bytes'], 'Request bodies');
   return async (c, next) => {
-    if (!c.req.raw.body || c.req.header('content-type')?.toLowerCase().startsWith('multipart/form-data')) return next();
+    // Decided from headers alone: touching `c.req.raw.body` makes the Node adapter wrap the socket
+    // in a web stream, and a multipart upload read from the socket itself would then miss its data.
+    if (c.req.header('content-type')?.toLowerCase().startsWith('multipart/form-data')) return next();
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
     if (matchedRoutes(c).some((r) => ownBounds.has(r.handler))) return next();
     return bound(c, next);
   };

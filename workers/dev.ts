@@ -76,9 +76,11 @@ await migrateWithLock(databaseUrl);
 const port = settings.port === 0 ? await getFreePort() : settings.port;
 const api = `http://localhost:${port}`;
 // Each role is its own process with its own metrics listener: METRICS_PORT, +1, +2.
+// A port already taken (another stack on this machine) is replaced by a free one, as for the servers.
 const roleNames = ['api', 'worker', 'dispatcher'] as const;
-const metricsPort = (role: (typeof roleNames)[number]) =>
-  settings['metrics.port'] === 0 ? 0 : settings['metrics.port'] + roleNames.indexOf(role);
+const metricsPorts =
+  settings['metrics.port'] === 0 ? [0, 0, 0] : await Promise.all(roleNames.map((_, i) => preferPort(settings['metrics.port'] + i)));
+const metricsPort = (role: (typeof roleNames)[number]) => metricsPorts[roleNames.indexOf(role)]!;
 const metricsLines = () =>
   settings['metrics.port'] === 0
     ? ['  Metrics          (off: METRICS_PORT=0)']

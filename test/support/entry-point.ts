@@ -23,7 +23,8 @@ export interface EntryPoint {
 export function startEntryPoint(script: string, settingsEnv: Record<string, string>): EntryPoint {
   const env: Record<string, string | undefined> = { ...process.env };
   for (const name of Object.keys(settingDefs)) delete env[envName(name)];
-  Object.assign(env, settingsEnv);
+  // Entry points run side by side in one test run: no fixed metrics port unless a test asks for one.
+  Object.assign(env, { [envName('metrics.port')]: '0' }, settingsEnv);
 
   const child = spawn(process.execPath, [TSX_CLI, script], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';

@@ -8,11 +8,15 @@ type Doc = { paths: Record<string, Record<string, unknown>> };
 const bodyFor = (method: string, path: string) =>
   method === 'put' && path.endsWith('/draft')
     ? { draftSchema: VALID_DRAFT, version: 1 }
-    : method === 'patch'
-      ? { name: 'Renamed' }
-      : method === 'post'
-        ? {}
-        : undefined;
+    : method === 'put' && path.endsWith('/outbound-config')
+      ? { roles: {} }
+      : method === 'post' && path.endsWith('/send')
+        ? { recipient: { email: 'someone@example.com' } }
+        : method === 'patch'
+          ? { name: 'Renamed' }
+          : method === 'post'
+            ? {}
+            : undefined;
 
 /**
  * Tenant isolation and soft deletion: every route addressing a definition answers 404 for
@@ -67,6 +71,8 @@ describe('form definitions: another tenant’s or a deleted definition is 404', 
         'POST /{id}/versions/{v}/publish',
         'POST /{id}/versions/{v}/restore',
         'PUT /{id}/draft',
+        'PUT /{id}/outbound-config',
+        'POST /{id}/send',
       ].sort(),
     );
   });

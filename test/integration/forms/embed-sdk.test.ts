@@ -42,7 +42,7 @@ describe('embed SDK and hosted page in Chromium', () => {
   beforeAll(async () => {
     t = await seedFormsTenant(ctx);
     api = await startServer(ctx.deps, 0, '127.0.0.1');
-    worker = await startTestWorker(createFormActivities({ db: ctx.db.db, settings: ctx.settings, logger: ctx.deps.logger }));
+    worker = await startTestWorker(createFormActivities({ db: ctx.db.db, settings: ctx.settings, logger: ctx.deps.logger, s3: ctx.deps.s3 }));
     dispatcher = new OutboxDispatcher({
       database: ctx.db,
       logger: ctx.deps.logger,

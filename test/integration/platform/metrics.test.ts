@@ -220,11 +220,13 @@ describe('Prometheus metrics on the process listener', () => {
         await gate;
       }));
       await new Promise((r) => setTimeout(r, 300));
+      // One more statement than the pool holds: it waits for a connection until the gate opens.
+      const queued = Promise.resolve(ctx.db.db.execute('select 1')); // drizzle runs a query once it is awaited
       // The scrape's own backlog query waits for a connection too: read it once the gate opens.
       const busy = now();
       setTimeout(release, 300);
       const during = await busy;
-      await Promise.all(held);
+      await Promise.all([...held, queued]);
       expect(value(during, 'platform_db_pool_in_use')).toBe(20);
       expect(value(during, 'platform_db_pool_waiting')).toBeGreaterThanOrEqual(1);
       expect(value(await now(), 'platform_db_pool_waiting')).toBe(0);

@@ -46,6 +46,7 @@ describe('npm start supervision', () => {
         S3_BUCKET: `supervised-${randomUUID().slice(0, 8)}`,
         PORT: String(port),
         LOG_LEVEL: 'warn',
+        METRICS_PORT: '0',
       },
       logger: pino({ level: 'silent' }),
       backoffMs: 100,
