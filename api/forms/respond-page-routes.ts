@@ -49,7 +49,7 @@ export function respondPageRoutes() {
       'answers (PREPARER fields read-only), autosaves (`PATCH`) and submits. Answers 200 for every well-formed token, whether or not it exists ' +
       '(the recipient API decides, with its one 404); a malformed token gets the 404 page. Headers: `Content-Security-Policy` with a per-response ' +
       "nonce, `default-src 'none'`, `frame-ancestors 'none'`; `X-Content-Type-Options: nosniff`, `Referrer-Policy: no-referrer`, `Cache-Control: no-store`.",
-    request: { params: z.object({ token: z.string().openapi({ param: { name: 'token', in: 'path' } }) }) },
+    request: { params: RecipientTokenPath },
     responses: { 200: page('The code step; the form follows in the page'), 404: page('A malformed token') },
   });
 
