@@ -12,7 +12,7 @@ import { resolveEmbeddedForm, type EmbeddedForm } from '../../services/forms/emb
 import type { AppEnv } from '../env';
 import type { HostedFormData } from '../hosted/client/form-client';
 import { formMarkup } from '../hosted/form-markup';
-import { formScriptPath, serveFormScript } from '../hosted/form-script';
+import { hostedScriptPath, serveHostedScript } from '../hosted/form-script';
 import { hostedPage, newNonce, setPageHeaders } from '../hosted/page';
 import { createRouter } from '../openapi';
 import { credentialParam } from '../vocabulary';
@@ -79,10 +79,10 @@ export function embedPageRoutes() {
       submitUrl: `/api/public/embed/${encodeURIComponent(token)}/submit`,
       documentsUrl: '/api/public/documents',
     };
-    return c.html(hostedPage({ title: schema.title, nonce, body: formMarkup(schema), data, scriptSrc: await formScriptPath() }), 200);
+    return c.html(hostedPage({ title: schema.title, nonce, body: formMarkup(schema), data, scriptSrc: await hostedScriptPath('form') }), 200);
   });
 
-  app.get('/hosted/:file', serveFormScript);
+  app.get('/hosted/:file', serveHostedScript);
   app.get('/embed.js', serveEmbedSdk);
   return app;
 }

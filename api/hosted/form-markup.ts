@@ -1,5 +1,5 @@
-// A form schema as accessible HTML, for every hosted page (the embed page now, the respond page
-// later): each field has its label (`for`), its help and its error message (`aria-describedby`),
+// A form schema as accessible HTML, for every hosted page (the embed page on the server, the respond
+// page in the browser): each field has its label (`for`), its help and its error message (`aria-describedby`),
 // required fields say so, choice groups are fieldsets with a legend. Every text is escaped by
 // hono/html. The page's script (client/form-client.ts) reads the values, shows and hides fields by
 // `visibleIf`, validates with the server's own code and writes errors into these elements.

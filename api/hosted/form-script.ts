@@ -1,20 +1,28 @@
-// The hosted form's script at a content-hashed path (`/hosted/form.<hash>.js`), served immutable:
+// The hosted pages' scripts at content-hashed paths (`/hosted/<name>.<hash>.js`), served immutable:
 // a page names the current bundle, so a deploy never mixes an old page with a new script.
 import type { Context } from 'hono';
 import { clientScript } from './client-bundle';
 
-const FORM_CLIENT = new URL('./client/form-client.ts', import.meta.url);
+const CLIENTS = {
+  /** The embed page's form. */
+  form: new URL('./client/form-client.ts', import.meta.url),
+  /** The respond page: code step, then the recipient's form. */
+  respond: new URL('./client/respond-client.ts', import.meta.url),
+} as const;
+
+export type HostedScript = keyof typeof CLIENTS;
 
 /** The path a page's `<script src>` names. */
-export async function formScriptPath(): Promise<string> {
-  return `/hosted/form.${(await clientScript(FORM_CLIENT)).hash}.js`;
+export async function hostedScriptPath(name: HostedScript): Promise<string> {
+  return `/hosted/${name}.${(await clientScript(CLIENTS[name])).hash}.js`;
 }
 
-/** GET /hosted/:file: the current bundle under its own name, 404 for any other. */
-export async function serveFormScript(c: Context): Promise<Response> {
-  const { code, hash } = await clientScript(FORM_CLIENT);
-  if (c.req.param('file') !== `form.${hash}.js`) return c.text('Not found', 404, { 'X-Content-Type-Options': 'nosniff' });
-  return c.body(code, 200, {
+/** GET /hosted/:file: a current bundle under its own name, 404 for any other. */
+export async function serveHostedScript(c: Context): Promise<Response> {
+  const match = /^(form|respond)\.([0-9a-f]{16})\.js$/.exec(c.req.param('file') ?? '');
+  const script = match ? await clientScript(CLIENTS[match[1] as HostedScript]) : undefined;
+  if (!script || script.hash !== match![2]) return c.text('Not found', 404, { 'X-Content-Type-Options': 'nosniff' });
+  return c.body(script.code, 200, {
     'Content-Type': 'text/javascript; charset=utf-8',
     'Cache-Control': 'public, max-age=31536000, immutable',
     'X-Content-Type-Options': 'nosniff',

@@ -14,7 +14,14 @@ import { startTestWorker } from './temporal';
 
 const WORKFLOWS = fileURLToPath(new URL('./workflows/form-events.ts', import.meta.url));
 
-export async function startFormRail(ctx: TestContext, settings: Partial<Settings> = {}) {
+export interface FormRailOptions {
+  /** Another test workflow bundle (default: ./workflows/form-events.ts). */
+  workflowsPath?: string;
+  /** Activities besides the forms activities (made with the merged settings). */
+  activities?: (settings: Settings) => object;
+}
+
+export async function startFormRail(ctx: TestContext, settings: Partial<Settings> = {}, options: FormRailOptions = {}) {
   // startTestWorker installs the SDK runtime once; this worker is the one with our workflows.
   const installer = await startTestWorker({});
   await installer.stop();
@@ -22,8 +29,8 @@ export async function startFormRail(ctx: TestContext, settings: Partial<Settings
   const address = servers().temporalAddress;
   const native = await NativeConnection.connect({ address });
   const merged = { ...ctx.settings, ...settings };
-  const activities = createFormActivities({ db: ctx.db.db, settings: merged, logger: ctx.deps.logger, s3: ctx.deps.s3 });
-  const worker = await Worker.create({ connection: native, taskQueue, workflowsPath: WORKFLOWS, activities });
+  const activities = { ...createFormActivities({ db: ctx.db.db, settings: merged, logger: ctx.deps.logger, s3: ctx.deps.s3 }), ...options.activities?.(merged) };
+  const worker = await Worker.create({ connection: native, taskQueue, workflowsPath: options.workflowsPath ?? WORKFLOWS, activities });
   const running = worker.run();
   const connection = await Connection.connect({ address });
   const client = new Client({ connection });

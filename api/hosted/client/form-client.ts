@@ -6,12 +6,11 @@
 // only through the channel the fragment names (`#nonce=…&origin=…`): messages go to that exact
 // origin, and only when it is one of the form's allowed origins.
 import { z } from 'zod';
-import { TYPE_TRAITS } from '../../../domain/forms/field-types';
-import type { FormField, FormSchema } from '../../../domain/forms/form-schema';
-import { validateSubmission, type SubmissionError } from '../../../domain/forms/submission';
-import { visibleFields } from '../../../domain/forms/visibility';
+import type { FormSchema } from '../../../domain/forms/form-schema';
+import { validateSubmission } from '../../../domain/forms/submission';
+import { formFields, problemOf, serverErrors } from './form-fields';
 
-/** What the page hands its script in `#page-data` (api/hosted/embed-page.ts). */
+/** What the page hands its script in `#page-data` (api/forms/embed-page-routes.ts). */
 export interface HostedFormData {
   token: string;
   schema: FormSchema;
@@ -53,96 +52,12 @@ const reportHeight = () => {
 };
 new ResizeObserver(reportHeight).observe(document.body);
 
-// ---- values ----
+// ---- values and errors ----
 const uploads = new Map<string, Array<{ id: string; name: string }>>();
 let pendingUploads = 0;
-
-const controls = (key: string) => Array.from(form.querySelectorAll<HTMLInputElement>(`[name="${key}"]`));
-
-function valueOf(field: FormField): unknown {
-  const els = controls(field.key);
-  const el = els[0];
-  switch (TYPE_TRAITS[field.type].value) {
-    case 'none':
-      return undefined;
-    case 'files':
-      return (uploads.get(field.key) ?? []).map((u) => u.id);
-    case 'boolean':
-      return el?.checked ?? false;
-    case 'choices':
-      return els.filter((e) => e.checked).map((e) => e.value);
-    case 'choice':
-      return field.type === 'radio' ? els.find((e) => e.checked)?.value : el?.value;
-    case 'number': {
-      if (!el || el.value === '') return undefined;
-      const n = Number(el.value);
-      return Number.isFinite(n) ? n : el.value;
-    }
-    default:
-      return el?.value;
-  }
-}
-
-function readValues(): Record<string, unknown> {
-  const values: Record<string, unknown> = {};
-  for (const field of schema.fields) {
-    const value = valueOf(field);
-    if (value !== undefined) values[field.key] = value;
-  }
-  return values;
-}
-
-function applyVisibility() {
-  const shown = new Set(visibleFields(schema, readValues()).map((f) => f.key));
-  for (const el of Array.from(form.querySelectorAll<HTMLElement>('.field[data-field], .content[data-field]'))) {
-    const visible = shown.has(el.dataset.field!);
-    el.hidden = !visible;
-    for (const c of Array.from(el.querySelectorAll<HTMLInputElement>('input, select, textarea'))) c.disabled = !visible;
-  }
-}
-
-// ---- errors ----
-const labelOf = (key: string) => schema.fields.find((f) => f.key === key)?.label ?? key;
-
-function clearErrors() {
-  summary.hidden = true;
-  summary.querySelector('ul')!.replaceChildren();
-  for (const el of Array.from(form.querySelectorAll<HTMLElement>('.error'))) {
-    el.hidden = true;
-    el.textContent = '';
-  }
-  for (const el of Array.from(form.querySelectorAll('[aria-invalid]'))) el.removeAttribute('aria-invalid');
-}
-
-/** Paths are field keys (`email`, `tags.1`); '' is the whole form. */
-function showErrors(errors: SubmissionError[]) {
-  clearErrors();
-  const list = summary.querySelector('ul')!;
-  for (const { path, message } of errors) {
-    const key = path.split('.')[0] ?? '';
-    const target = key ? document.getElementById(`f-${key}`) : null;
-    const item = document.createElement('li');
-    if (target) {
-      const link = document.createElement('a');
-      link.href = `#f-${key}`;
-      link.textContent = `${labelOf(key)}: ${message}`;
-      link.addEventListener('click', (e) => {
-        e.preventDefault();
-        (target.querySelector('input') ?? target).focus();
-      });
-      item.append(link);
-      const text = document.getElementById(`f-${key}-error`);
-      if (text) {
-        text.textContent = text.textContent ? `${text.textContent} ${message}` : message;
-        text.hidden = false;
-      }
-      for (const c of [target, ...Array.from(target.querySelectorAll('input'))]) c.setAttribute('aria-invalid', 'true');
-    } else item.textContent = message;
-    list.append(item);
-  }
-  summary.hidden = false;
-  summary.focus();
-}
+const { readValues, applyVisibility, clearErrors, showErrors } = formFields(schema, form, summary, {
+  filesOf: (key) => (uploads.get(key) ?? []).map((u) => u.id),
+});
 
 // ---- file fields ----
 function renderFiles(key: string) {
@@ -165,15 +80,6 @@ function renderFiles(key: string) {
 
 const sessionHeaders = () => ({ 'X-Embed-Token': data.token, 'X-Embed-Session': processRef });
 const statusOf = (key: string) => document.getElementById(`f-${key}-status`)!;
-
-async function problemOf(res: Response): Promise<string> {
-  try {
-    const body = (await res.json()) as { detail?: string; title?: string };
-    return body.detail ?? body.title ?? `HTTP ${res.status}`;
-  } catch {
-    return `HTTP ${res.status}`;
-  }
-}
 
 async function upload(key: string, file: File) {
   const status = statusOf(key);
@@ -260,10 +166,7 @@ form.addEventListener('submit', async (event) => {
       post({ type: 'submitted', instanceId: id });
       return;
     }
-    const problem = (await res.json().catch(() => ({}))) as { errors?: SubmissionError[]; detail?: string };
-    // The server is the authority: its field paths are `data.<key>`.
-    const errors = (problem.errors ?? []).map((e) => ({ path: e.path.replace(/^data\.?/, ''), message: e.message }));
-    showErrors(errors.length ? errors : [{ path: '', message: problem.detail ?? `The form was not sent (HTTP ${res.status})` }]);
+    showErrors(await serverErrors(res, 'The form was not sent'));
   } catch {
     showErrors([{ path: '', message: 'The form was not sent: the connection failed. Try again.' }]);
   } finally {
