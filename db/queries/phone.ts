@@ -325,7 +325,7 @@ export async function savePhoneSettings(
   }
   const rows = await db
     .update(phoneSettings)
-    .set({ ...defaults, updatedBy: by, updatedAt: sql`now()`, version: expectedVersion + 1 })
+    .set({ ...defaults, updatedBy: by, updatedAt: sql`now()`, version: sql`${phoneSettings.version} + 1` })
     .where(and(eq(phoneSettings.tenantId, tenantId), eq(phoneSettings.version, expectedVersion)))
     .returning();
   return rows[0] ?? null;

@@ -39,6 +39,8 @@ describe('phone settings: defaults and the write-only provider key', () => {
     const current = (await api.get('/api/phone-settings', t.reader)).json.version;
     expectProblem(await api.put('/api/phone-settings', t.writer, { defaultAssistantId: 'x', version: current - 1 }), 409, 'phone-settings-conflict');
     expectProblem(await api.put('/api/phone-settings', t.writer, { defaultAssistantId: 'x', version: 0 }), 409, 'phone-settings-conflict');
+    // The largest storable counter is only a stale one: the next value is never computed from the request (found by the fuzzer).
+    expectProblem(await api.put('/api/phone-settings', t.writer, { defaultAssistantId: 'x', version: 2_147_483_647 }), 409, 'phone-settings-conflict');
     const ok = await api.put('/api/phone-settings', t.writer, { defaultAssistantId: 'asst-3', version: current });
     expect(ok.json).toMatchObject({ defaultAssistantId: 'asst-3', version: current + 1 });
     const fresh = await seedPhoneTenant(ctx, { connectKey: false });
