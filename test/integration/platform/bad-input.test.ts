@@ -41,7 +41,8 @@ describe('no route answers 500 to bad input', () => {
           calls++;
           expect(res.status, `${M} ${p} body=${v.body}: ${res.text.slice(0, 300)}`).toBeLessThan(500);
           // Hosted pages answer a browser with an HTML page, never a problem document.
-          if (res.status >= 400 && !path.startsWith('/api/public/') && !path.startsWith('/embed/')) {
+          const hostedPage = path.startsWith('/embed/') || path.startsWith('/respond/');
+          if (res.status >= 400 && !path.startsWith('/api/public/') && !hostedPage) {
             expect(res.headers.get('content-type'), `${M} ${p}`).toContain('application/problem+json');
           }
         }
