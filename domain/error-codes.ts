@@ -113,6 +113,7 @@ export const errorCodes = {
   'document-not-ready': { status: 409, meaning: 'Only a READY document can be downloaded.' },
   'document-already-deleted': { status: 409, meaning: 'The document is already DELETED.' },
   'process-already-started': { status: 409, meaning: 'Another process instance is recorded for this `processRef`.' },
+  'definition-in-use': { status: 409, meaning: 'A hard purge of a definition whose versions are pinned by instances; retire it instead.' },
   'definition-locked': { status: 409, meaning: 'Another user holds a fresh edit lock on the definition; `lockedBy` and `lockedAt` say whose and since when.' },
   'version-not-signed-off': { status: 409, meaning: 'Only a signed-off version can be published.' },
   'no-version-checked-in': { status: 409, meaning: 'The definition has no checked-in version yet (sign-off, discard and clone need one).' },

@@ -9,7 +9,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -48,6 +48,36 @@ async function call(method: string, path: string, body?: unknown) {
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   if (res.status >= 300) throw new Error(`fixture ${method} ${path}: ${res.status} ${await res.text()}`);
+  return (res.status === 204 ? {} : await res.json()) as Record<string, unknown>;
+}
+
+/**
+ * Records whose ids the server makes (definitions, instances, subscriptions): created here and
+ * handed to Schemathesis as fixed path parameters per route family, so it reaches past the 404s.
+ */
+async function idFixtures() {
+  const form = await call('POST', '/api/form-definitions', { name: 'Fuzz form', kind: 'INBOUND', draftSchema: { title: 'Fuzz', fields: [{ key: 'name', type: 'text', label: 'Name' }] } });
+  await call('POST', `/api/form-definitions/${form.id}/versions`);
+  await call('POST', `/api/form-definitions/${form.id}/sign-off`);
+  await call('POST', `/api/form-definitions/${form.id}/versions/1/publish`);
+  const instance = await call('POST', '/api/form-instances', { definitionId: form.id });
+  const subscription = await call('POST', '/api/form-event-subscriptions', { formCode: form.code, eventType: 'submitted', workflowType: 'fuzzSubscriber' });
+  const signature = await call('POST', '/api/signature-definitions', { name: 'Fuzz signing' });
+  const families: Array<[string, Record<string, unknown>]> = [
+    ['^/api/form-definitions/\\{id\\}', { 'path.id': form.id, 'path.v': 1 }],
+    ['^/api/form-instances/\\{id\\}', { 'path.id': instance.id }],
+    ['^/api/form-event-subscriptions/\\{id\\}', { 'path.id': subscription.id }],
+    ['^/api/signature-definitions/\\{id\\}', { 'path.id': signature.id, 'path.v': 1 }],
+  ];
+  const toml = families
+    .map(([regex, params]) => {
+      const values = Object.entries(params).map(([k, v]) => `"${k}" = ${JSON.stringify(v)}`).join(', ');
+      return `[[operations]]\ninclude-path-regex = '${regex}'\nparameters = { ${values} }\n`;
+    })
+    .join('\n');
+  const file = join(dataDir, 'schemathesis.toml');
+  await writeFile(file, toml);
+  return file;
 }
 
 async function waitReady(deadline: number) {
@@ -96,11 +126,13 @@ try {
   // subscriptions, requests) last, because fuzzing them revokes the fixture's own subscriptions and
   // grants, and every capability route after that would only ever see 403.
   const ACCESS_ADMIN = '^/api/(tenants|org)/';
+  const config = await idFixtures();
   status = 0;
   for (const filter of [['--exclude-path-regex', ACCESS_ADMIN], ['--include-path-regex', ACCESS_ADMIN]]) {
     const fuzz = spawn(
       st,
       [
+        '--config-file', config,
         'run', `${base}/openapi.json`,
         ...filter,
         '--checks', 'not_a_server_error,response_schema_conformance',

@@ -43,6 +43,17 @@ describe('form instance routes', () => {
     expect((await api.post(BASE, t.asOwner, { definitionId: draft.id })).json.code).toBe('form-not-published');
   });
 
+  it('a definition whose version an instance pins is not purged: 409 definition-in-use, nothing removed, no audit event', async () => {
+    const { def: pinned } = await publishedForm(ctx, t.asOwner);
+    expect((await api.post(BASE, t.asOwner, { definitionId: pinned.id })).status).toBe(201);
+    const r = await api.call('DELETE', `/api/form-definitions/${pinned.id}/purge`, t.asOwner);
+    expect(r.status, r.text).toBe(409);
+    expect(r.json.code).toBe('definition-in-use');
+    expect((await api.get(`/api/form-definitions/${pinned.id}`, t.asOwner)).status).toBe(200);
+    const audit = await api.get(`/api/form-definitions/${pinned.id}/audit`, t.asOwner);
+    expect(audit.json.items.map((e: { action: string }) => e.action)).not.toContain('purged');
+  });
+
   it('list newest first, filtered, keyset-paged', async () => {
     const r1 = await api.get(`${BASE}?definitionCode=${def.code}&limit=1`, t.asOwner);
     expect(r1.status, r1.text).toBe(200);
