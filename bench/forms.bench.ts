@@ -19,9 +19,6 @@
  */
 import { Client, Connection } from '@temporalio/client';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
@@ -30,9 +27,7 @@ import { createDatabase } from '../db/client';
 import { workflowIdFor } from '../db/outbox';
 import { bootstrapAccess } from '../workers/bootstrap';
 import { loadSettings } from '../workers/config';
-import { getFreePort } from '../workers/embedded/child-process';
-import { startTemporalDevServer } from '../workers/embedded/temporal';
-import { startBenchDatabase } from './support/servers';
+import { startBenchDatabase, startBenchTemporal } from './support/servers';
 
 const N = Number(process.env.FORMS_BENCH_N ?? 2000);
 const CLIENTS = Number(process.env.FORMS_BENCH_CLIENTS ?? 32);
@@ -50,15 +45,8 @@ const overrides = {
 const settings = loadSettings({}, overrides);
 const bench = await startBenchDatabase();
 const database = createDatabase(bench.url, { max: 16 });
-let temporalAddress = settings['temporal.address'];
-let stopTemporal = async () => {};
-let tmp: string | undefined;
-if (!temporalAddress) {
-  tmp = await mkdtemp(join(tmpdir(), 'platform-bench-temporal-'));
-  const t = await startTemporalDevServer({ dbFile: join(tmp, 'temporal.db'), port: await getFreePort(), uiPort: await getFreePort() });
-  temporalAddress = t.address;
-  stopTemporal = t.stop;
-}
+const temporal = await startBenchTemporal();
+const temporalAddress = temporal.address;
 const connection = await Connection.connect({ address: temporalAddress });
 const client = new Client({ connection });
 
@@ -172,9 +160,8 @@ const beforeKill = order.slice(0, Math.max(0, killedAt - CLIENTS)).map((id) => l
 worker.child.kill('SIGKILL');
 await connection.close();
 await database.close();
-await stopTemporal();
+await temporal.stop();
 await bench.stop();
-if (tmp) await rm(tmp, { recursive: true, force: true });
 
 process.stdout.write(
   `${JSON.stringify({

@@ -17,9 +17,6 @@
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { createDatabase } from '../db/client';
@@ -27,9 +24,7 @@ import { enqueueSignal, enqueueStart, workflowIdFor, type OutboxRow } from '../d
 import { ProbeProcess } from '../test/support/processes';
 import { loadSettings } from '../workers/config';
 import { OutboxDispatcher, temporalSignaller, temporalStarter } from '../workers/dispatcher';
-import { getFreePort } from '../workers/embedded/child-process';
-import { startTemporalDevServer } from '../workers/embedded/temporal';
-import { startBenchDatabase } from './support/servers';
+import { startBenchDatabase, startBenchTemporal } from './support/servers';
 
 const BLOCKS = 10;
 const PER_BLOCK = 30;
@@ -40,15 +35,8 @@ const PROBE = fileURLToPath(new URL('../test/support/workflows/signal-probe.ts',
 const settings = loadSettings({}, { 'log.level': 'error' });
 const bench = await startBenchDatabase();
 const database = createDatabase(bench.url, { max: 6 });
-let temporalAddress = settings['temporal.address'];
-let stopTemporal = async () => {};
-let tmp: string | undefined;
-if (!temporalAddress) {
-  tmp = await mkdtemp(join(tmpdir(), 'platform-bench-temporal-'));
-  const t = await startTemporalDevServer({ dbFile: join(tmp, 'temporal.db'), port: await getFreePort(), uiPort: await getFreePort() });
-  temporalAddress = t.address;
-  stopTemporal = t.stop;
-}
+const temporal = await startBenchTemporal();
+const temporalAddress = temporal.address;
 const connection = await Connection.connect({ address: temporalAddress });
 const client = new Client({ connection });
 const native = await NativeConnection.connect({ address: temporalAddress });
@@ -155,5 +143,4 @@ await native.close();
 await connection.close();
 await database.sql.end();
 await bench.stop();
-await stopTemporal();
-if (tmp) await rm(tmp, { recursive: true, force: true });
+await temporal.stop();

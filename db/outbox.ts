@@ -1,3 +1,4 @@
+import { afterFailedAttempt } from '../domain/retry-backoff';
 import { context, propagation } from '@opentelemetry/api';
 import { and, asc, eq, inArray, lte, ne, sql } from 'drizzle-orm';
 import {
@@ -154,22 +155,20 @@ export async function markAttemptFailed(
   maxAttempts: number,
   backoffMs: number,
 ) {
-  const attempts = row.retryCount + 1;
-  const failed = attempts >= maxAttempts;
-  // Exponential backoff with full jitter, capped at ten minutes.
-  const delay = Math.min(backoffMs * 2 ** (attempts - 1), 600_000) * (0.5 + Math.random() / 2);
-  await tx
-    .update(outbox)
-    .set({
-      state: failed ? 'FAILED' : 'QUEUED',
-      retryCount: attempts,
-      lastError: error.slice(0, 2000),
-      nextAttemptAt: sql`now() + make_interval(secs => ${delay / 1000})`,
-      updatedAt: sql`now()`,
-    })
-    .where(eq(outbox.id, row.id));
-  return failed;
+  // Jittered, so rows that failed together do not retry together.
+  const next = afterFailedAttempt(row.retryCount, maxAttempts, backoffMs, 0.5 + Math.random() / 2);
+  await tx.update(outbox).set(failedAttemptColumns(next, error)).where(eq(outbox.id, row.id));
+  return next.failed;
 }
+
+/** The columns a failed delivery attempt sets on a retried row (the outbox's and the form event rail's). */
+export const failedAttemptColumns = (next: ReturnType<typeof afterFailedAttempt>, error: string) => ({
+  state: next.failed ? ('FAILED' as const) : ('QUEUED' as const),
+  retryCount: next.attempts,
+  lastError: error.slice(0, 2000),
+  nextAttemptAt: sql`now() + make_interval(secs => ${next.delaySeconds})`,
+  updatedAt: sql`now()`,
+});
 
 const startRowOf = (capability: string, tenantId: string, businessKey: string) =>
   and(eq(outbox.capability, capability), eq(outbox.tenantId, tenantId), eq(outbox.businessKey, businessKey), eq(outbox.verb, 'start'));

@@ -4,22 +4,16 @@ import { createLogger } from './logger';
 import { startMetricsServer } from './metrics-server';
 import { connectRuntime, endpointsFromSettings } from './runtime';
 import { onShutdown } from './shutdown';
-import { FormEventCorrelator } from './form-event-correlator';
-import { createDispatcher } from './worker-process';
+import { startOutboxDelivery } from './worker-process';
 
 const settings = loadSettings();
 const logger = createLogger(settings, 'dispatcher');
 const runtime = await connectRuntime(settings, endpointsFromSettings(settings), logger);
-const dispatcher = createDispatcher(settings, runtime.database, runtime, logger);
-await dispatcher.start();
-// The forms event rail's correlator runs wherever the dispatcher does: it only writes outbox rows.
-const correlator = FormEventCorrelator.fromSettings(runtime.database, logger, settings);
-await correlator.start();
+const delivery = await startOutboxDelivery(settings, runtime.database, runtime, logger);
 const metrics = await startMetricsServer(settings, { database: runtime.database }, logger);
 logger.info({ capabilities: settings['dispatcher.capabilities'] }, 'dispatcher started');
 onShutdown(logger, async () => {
-  await correlator.stop();
-  await dispatcher.stop();
+  await delivery.stop();
   await metrics?.close();
   await runtime.close();
 });

@@ -5,6 +5,7 @@ import type { Database, Tx } from '../db/client';
 import { countOutboxFailure, observeOutboxDelivered } from '../integrations/metrics/outbox';
 import { withTraceContext } from '../integrations/tracing/context';
 import { claimDueRows, markAttemptFailed, markSignalOutcome, markStarted, OUTBOX_CHANNEL, type OutboxRow } from '../db/outbox';
+import { NotifiedLoop } from './notified-loop';
 import { BusinessKeyKey, CapabilityKey, TenantIdKey } from '../workflows/search-attributes';
 
 /** What became of a signal row: delivered, or its workflow was not running (finished or never started). */
@@ -107,29 +108,24 @@ export function temporalSignaller(client: Client, defaultTaskQueue: string): Sig
  * signal reaches the workflow twice, so payloads carry a key the workflow dedupes by).
  */
 export class OutboxDispatcher {
-  private stopped = false;
-  /** Set by NOTIFY; a notice that lands while a batch runs is not lost. */
-  private notified = false;
-  private wake: (() => void) | undefined;
-  private loop: Promise<void> | undefined;
-  private unlisten: (() => Promise<void>) | undefined;
+  private readonly loop: NotifiedLoop;
 
-  constructor(private readonly o: DispatcherOptions) {}
-
-  async start() {
-    const listener = await this.o.database.sql.listen(OUTBOX_CHANNEL, () => {
-      this.notified = true;
-      this.wake?.();
+  constructor(private readonly o: DispatcherOptions) {
+    this.loop = new NotifiedLoop({
+      sql: o.database.sql,
+      channel: OUTBOX_CHANNEL,
+      pollMs: o.pollMs,
+      batch: () => this.dispatchOnce(),
+      onError: (err) => o.logger.error({ err }, 'outbox dispatch batch failed'),
     });
-    this.unlisten = () => listener.unlisten();
-    this.loop = this.run();
   }
 
-  async stop() {
-    this.stopped = true;
-    this.wake?.();
-    await this.loop;
-    await this.unlisten?.().catch(() => {});
+  start() {
+    return this.loop.start();
+  }
+
+  stop() {
+    return this.loop.stop();
   }
 
   /** One claimed batch; returns how many rows it handled. */
@@ -175,29 +171,6 @@ export class OutboxDispatcher {
         { businessKey: row.businessKey, capability: row.capability, verb: row.verb, attempt: row.retryCount + 1, err: message },
         failed ? 'outbox row FAILED after its last attempt' : 'outbox delivery failed; will retry',
       );
-    }
-  }
-
-  private async run() {
-    while (!this.stopped) {
-      let handled = 0;
-      this.notified = false;
-      try {
-        handled = await this.dispatchOnce();
-      } catch (err) {
-        this.o.logger.error({ err }, 'outbox dispatch batch failed');
-      }
-      if (this.stopped) break;
-      // Any handled row may have released the next row of its workflow: look again at once.
-      if (handled > 0 || this.notified) continue;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, this.o.pollMs);
-        this.wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      this.wake = undefined;
     }
   }
 }

@@ -6,20 +6,24 @@ import type { Database } from '../db/client';
 import type { Settings } from '../domain/settings';
 import { deliverFormEvents, type EventRailOptions } from '../services/forms/event-rail';
 import { FORM_EVENT_CHANNEL } from '../services/forms/event-rail-rows';
+import { NotifiedLoop } from './notified-loop';
 
 export class FormEventCorrelator {
-  private stopped = false;
-  /** Set by NOTIFY; a notice that lands while a batch runs is not lost. */
-  private notified = false;
-  private wake: (() => void) | undefined;
-  private loop: Promise<void> | undefined;
-  private unlisten: (() => Promise<void>) | undefined;
+  private readonly loop: NotifiedLoop;
 
   constructor(
     private readonly database: Database,
     private readonly logger: Logger,
     private readonly options: EventRailOptions & { pollMs: number },
-  ) {}
+  ) {
+    this.loop = new NotifiedLoop({
+      sql: database.sql,
+      channel: FORM_EVENT_CHANNEL,
+      pollMs: options.pollMs,
+      batch: () => this.correlateOnce(),
+      onError: (err) => logger.error({ err }, 'form event batch failed'),
+    });
+  }
 
   static fromSettings(database: Database, logger: Logger, settings: Settings) {
     return new FormEventCorrelator(database, logger.child({ component: 'form-event-correlator' }), {
@@ -30,47 +34,16 @@ export class FormEventCorrelator {
     });
   }
 
-  async start() {
-    const listener = await this.database.sql.listen(FORM_EVENT_CHANNEL, () => {
-      this.notified = true;
-      this.wake?.();
-    });
-    this.unlisten = () => listener.unlisten();
-    this.loop = this.run();
+  start() {
+    return this.loop.start();
   }
 
-  async stop() {
-    this.stopped = true;
-    this.wake?.();
-    await this.loop;
-    await this.unlisten?.().catch(() => {});
+  stop() {
+    return this.loop.stop();
   }
 
   /** One batch; answers how many events it handled. */
   correlateOnce(): Promise<number> {
     return deliverFormEvents(this.database.db, this.logger, this.options);
-  }
-
-  private async run() {
-    while (!this.stopped) {
-      this.notified = false;
-      let handled = 0;
-      try {
-        handled = await this.correlateOnce();
-      } catch (err) {
-        this.logger.error({ err }, 'form event batch failed');
-      }
-      if (this.stopped) break;
-      // A full batch may have left more due events, and an instance's next event is due once its earlier one is handled.
-      if (handled > 0 || this.notified) continue;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, this.options.pollMs);
-        this.wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      this.wake = undefined;
-    }
   }
 }

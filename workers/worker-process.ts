@@ -44,21 +44,16 @@ export async function startWorkerProcess(
   const sdkMetrics = sdkMetricsPort && (() => readSdkMetrics(sdkMetricsPort));
   const metrics = await startMetricsServer(settings, { database: runtime.database, extra: sdkMetrics || undefined }, logger);
   const running = worker.run();
-  const dispatcher = settings['dispatcher.enabled'] ? createDispatcher(settings, runtime.database, runtime, logger) : undefined;
-  await dispatcher?.start();
-  // The forms event rail's correlator runs wherever the dispatcher does: it only writes outbox rows.
-  const correlator = dispatcher ? FormEventCorrelator.fromSettings(runtime.database, logger, settings) : undefined;
-  await correlator?.start();
+  const delivery = settings['dispatcher.enabled'] ? await startOutboxDelivery(settings, runtime.database, runtime, logger) : undefined;
   logger.info(
-    { taskQueue: settings['temporal.task-queue'], dispatcher: dispatcher ? settings['dispatcher.capabilities'] : 'off', metrics: metrics?.url },
+    { taskQueue: settings['temporal.task-queue'], dispatcher: delivery ? settings['dispatcher.capabilities'] : 'off', metrics: metrics?.url },
     'worker started',
   );
   return {
     metrics,
     done: running,
     async stop() {
-      await correlator?.stop();
-      await dispatcher?.stop();
+      await delivery?.stop();
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await running.catch((err) => logger.error({ err }, 'worker stopped with an error'));
       await connection.close();
@@ -68,7 +63,24 @@ export async function startWorkerProcess(
   };
 }
 
-export function createDispatcher(settings: Settings, database: Database, runtime: Pick<Runtime, 'temporal'>, logger: Logger) {
+/**
+ * The outbox dispatcher and, beside it, the forms event rail's correlator (it only writes outbox
+ * rows, so it runs wherever the dispatcher does): started together, stopped correlator first.
+ */
+export async function startOutboxDelivery(settings: Settings, database: Database, runtime: Pick<Runtime, 'temporal'>, logger: Logger) {
+  const dispatcher = createDispatcher(settings, database, runtime, logger);
+  const correlator = FormEventCorrelator.fromSettings(database, logger, settings);
+  await dispatcher.start();
+  await correlator.start();
+  return {
+    async stop() {
+      await correlator.stop();
+      await dispatcher.stop();
+    },
+  };
+}
+
+function createDispatcher(settings: Settings, database: Database, runtime: Pick<Runtime, 'temporal'>, logger: Logger) {
   return new OutboxDispatcher({
     database,
     logger: logger.child({ component: 'dispatcher' }),

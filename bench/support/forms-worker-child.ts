@@ -8,8 +8,7 @@ import pino from 'pino';
 import { createFormActivities } from '../../activities/forms';
 import { createDatabase } from '../../db/client';
 import { loadSettings } from '../../workers/config';
-import { FormEventCorrelator } from '../../workers/form-event-correlator';
-import { createDispatcher, workflowsPath } from '../../workers/worker-process';
+import { startOutboxDelivery, workflowsPath } from '../../workers/worker-process';
 
 Runtime.install({ logger: new DefaultLogger('ERROR'), shutdownSignals: [] });
 const settings = loadSettings();
@@ -24,9 +23,6 @@ const worker = await Worker.create({
   activities: createFormActivities({ db: database.db, settings, logger }),
 });
 const client = new Client({ connection: await Connection.connect({ address }) });
-const dispatcher = createDispatcher(settings, database, { temporal: client }, logger);
-const correlator = FormEventCorrelator.fromSettings(database, logger, settings);
 void worker.run();
-await dispatcher.start();
-await correlator.start();
+await startOutboxDelivery(settings, database, { temporal: client }, logger);
 process.stdout.write('ready\n');

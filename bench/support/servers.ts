@@ -6,6 +6,7 @@ import { migrateDatabase } from '../../db/client';
 import { loadSettings } from '../../workers/config';
 import { getFreePort } from '../../workers/embedded/child-process';
 import { startEmbeddedPostgres } from '../../workers/embedded/postgres';
+import { startTemporalDevServer } from '../../workers/embedded/temporal';
 
 export interface BenchDatabase {
   url: string;
@@ -40,6 +41,26 @@ export async function startBenchDatabase(): Promise<BenchDatabase> {
       await admin.end();
       await stopServer();
       if (dir) await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface BenchTemporal {
+  address: string;
+  stop(): Promise<void>;
+}
+
+/** TEMPORAL_ADDRESS's server when set, otherwise a Temporal dev server in a temp dir removed afterwards. */
+export async function startBenchTemporal(): Promise<BenchTemporal> {
+  const given = loadSettings()['temporal.address'];
+  if (given) return { address: given, stop: async () => {} };
+  const dir = await mkdtemp(join(tmpdir(), 'platform-bench-temporal-'));
+  const t = await startTemporalDevServer({ dbFile: join(dir, 'temporal.db'), port: await getFreePort(), uiPort: await getFreePort() });
+  return {
+    address: t.address,
+    async stop() {
+      await t.stop();
+      await rm(dir, { recursive: true, force: true });
     },
   };
 }

@@ -1,6 +1,8 @@
 // The rows of the forms event rail: claiming due events, their outcomes, and the per-instance view.
+import { afterFailedAttempt } from '../../domain/retry-backoff';
 import { and, asc, eq, lte, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client';
+import { failedAttemptColumns } from '../../db/outbox';
 import { formEventOutbox, formEventSubscriptions } from '../../db/schema/form-events';
 
 export type FormEventRow = typeof formEventOutbox.$inferSelect;
@@ -40,20 +42,9 @@ export async function markEventDelivered(tx: DbOrTx, id: string, deliveries: num
 
 /** Counts a failed attempt: QUEUED again after a backoff, or FAILED at `maxAttempts`. Answers whether it FAILED. */
 export async function markEventAttemptFailed(tx: DbOrTx, row: FormEventRow, error: string, maxAttempts: number, backoffMs: number) {
-  const attempts = row.retryCount + 1;
-  const failed = attempts >= maxAttempts;
-  const delay = Math.min(backoffMs * 2 ** (attempts - 1), 600_000);
-  await tx
-    .update(formEventOutbox)
-    .set({
-      state: failed ? 'FAILED' : 'QUEUED',
-      retryCount: attempts,
-      lastError: error.slice(0, 2000),
-      nextAttemptAt: sql`now() + make_interval(secs => ${delay / 1000})`,
-      updatedAt: sql`now()`,
-    })
-    .where(eq(formEventOutbox.id, row.id));
-  return failed;
+  const next = afterFailedAttempt(row.retryCount, maxAttempts, backoffMs);
+  await tx.update(formEventOutbox).set(failedAttemptColumns(next, error)).where(eq(formEventOutbox.id, row.id));
+  return next.failed;
 }
 
 export async function subscribersOf(db: DbOrTx, tenantId: string, formCode: string, eventType: string) {

@@ -6,11 +6,10 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { createFormActivities } from '../../activities/forms';
 import type { Settings } from '../../domain/settings';
-import { OutboxDispatcher, temporalSignaller, temporalStarter } from '../../workers/dispatcher';
 import { FormEventCorrelator } from '../../workers/form-event-correlator';
 import type { TestContext } from './app';
 import { servers } from './servers';
-import { startTestWorker } from './temporal';
+import { startTestWorker, testDispatcher } from './temporal';
 
 const WORKFLOWS = fileURLToPath(new URL('./workflows/form-events.ts', import.meta.url));
 
@@ -34,17 +33,7 @@ export async function startFormRail(ctx: TestContext, settings: Partial<Settings
   const running = worker.run();
   const connection = await Connection.connect({ address });
   const client = new Client({ connection });
-  const dispatcher = new OutboxDispatcher({
-    database: ctx.db,
-    logger: ctx.deps.logger,
-    startWorkflow: temporalStarter(client, taskQueue),
-    signals: temporalSignaller(client, taskQueue),
-    capabilities: ['FORMS'],
-    pollMs: 60_000,
-    batchSize: 50,
-    maxAttempts: 3,
-    backoffMs: 100,
-  });
+  const dispatcher = testDispatcher(ctx, { client, taskQueue }, ['FORMS']);
   const correlator = FormEventCorrelator.fromSettings(ctx.db, ctx.deps.logger, merged);
   return {
     client,

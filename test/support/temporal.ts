@@ -1,6 +1,9 @@
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker, DefaultLogger, type WorkerOptions } from '@temporalio/worker';
 import { randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { Database } from '../../db/client';
+import { OutboxDispatcher, temporalSignaller, temporalStarter } from '../../workers/dispatcher';
 import { workflowsPath } from '../../workers/worker-process';
 import { servers } from './servers';
 
@@ -41,4 +44,22 @@ export async function startTestWorker(
       await connection.close();
     },
   };
+}
+
+/**
+ * The outbox dispatcher as tests drive it (by `dispatchOnce`; the 60 s poll never fires in a test)
+ * on a worker's client and task queue: three attempts, 100 ms backoff.
+ */
+export function testDispatcher(ctx: { db: Database; deps: { logger: Logger } }, target: { client: Client; taskQueue: string }, capabilities: string[]) {
+  return new OutboxDispatcher({
+    database: ctx.db,
+    logger: ctx.deps.logger,
+    startWorkflow: temporalStarter(target.client, target.taskQueue),
+    signals: temporalSignaller(target.client, target.taskQueue),
+    capabilities,
+    pollMs: 60_000,
+    batchSize: 50,
+    maxAttempts: 3,
+    backoffMs: 100,
+  });
 }

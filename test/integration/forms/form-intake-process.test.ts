@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFormActivities } from '../../../activities/forms';
 import { getOutboxRow, workflowIdFor } from '../../../db/outbox';
-import { OutboxDispatcher, temporalSignaller, temporalStarter } from '../../../workers/dispatcher';
+import type { OutboxDispatcher } from '../../../workers/dispatcher';
 import { client, useTestApp } from '../../support/app';
 import { seedFormsTenant } from '../../support/forms';
 import { EMBED_KEY, publishedForm } from '../../support/intake';
-import { startTestWorker, type TestWorker } from '../../support/temporal';
+import { startTestWorker, testDispatcher, type TestWorker } from '../../support/temporal';
 
 describe('formIntake process on the real Temporal server', () => {
   // The PDF step has its own test (intake-completion.test.ts); this worker has no S3.
@@ -16,17 +16,7 @@ describe('formIntake process on the real Temporal server', () => {
 
   beforeAll(async () => {
     worker = await startTestWorker(createFormActivities({ db: ctx.db.db, settings: ctx.settings, logger: ctx.deps.logger }));
-    dispatcher = new OutboxDispatcher({
-      database: ctx.db,
-      logger: ctx.deps.logger,
-      startWorkflow: temporalStarter(worker.client, worker.taskQueue),
-      signals: temporalSignaller(worker.client, worker.taskQueue),
-      capabilities: ['FORMS'],
-      pollMs: 60_000,
-      batchSize: 50,
-      maxAttempts: 3,
-      backoffMs: 100,
-    });
+    dispatcher = testDispatcher(ctx, worker, ['FORMS']);
     t = await seedFormsTenant(ctx);
   });
   afterAll(async () => {

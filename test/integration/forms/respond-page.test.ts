@@ -7,14 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFormActivities } from '../../../activities/forms';
 import { startServer, type RunningServer } from '../../../api/server';
 import { workflowIdFor } from '../../../db/outbox';
-import { OutboxDispatcher, temporalSignaller, temporalStarter } from '../../../workers/dispatcher';
+import type { OutboxDispatcher } from '../../../workers/dispatcher';
 import { useTestApp } from '../../support/app';
 import { launchChromium } from '../../support/browser';
 import { testS3Client } from '../../support/documents';
 import { seedFormsTenant } from '../../support/forms';
 import { codeIn, smtpUrl, waitForMail } from '../../support/mail';
 import { outboundForm, send } from '../../support/outbound';
-import { startTestWorker, type TestWorker } from '../../support/temporal';
+import { startTestWorker, testDispatcher, type TestWorker } from '../../support/temporal';
 
 describe('hosted respond page in Chromium', () => {
   const ctx = useTestApp({ 'mail.smtp-url': smtpUrl(), deps: { s3: testS3Client() } });
@@ -30,17 +30,7 @@ describe('hosted respond page in Chromium', () => {
     def = await outboundForm(ctx, t.asOwner);
     api = await startServer(ctx.deps, 0, '127.0.0.1');
     worker = await startTestWorker(createFormActivities({ db: ctx.db.db, settings: ctx.settings, logger: ctx.deps.logger, s3: ctx.deps.s3 }));
-    dispatcher = new OutboxDispatcher({
-      database: ctx.db,
-      logger: ctx.deps.logger,
-      startWorkflow: temporalStarter(worker.client, worker.taskQueue),
-      signals: temporalSignaller(worker.client, worker.taskQueue),
-      capabilities: ['FORMS'],
-      pollMs: 60_000,
-      batchSize: 50,
-      maxAttempts: 3,
-      backoffMs: 100,
-    });
+    dispatcher = testDispatcher(ctx, worker, ['FORMS']);
     browser = await launchChromium(ctx.settings);
   });
   afterAll(async () => {
