@@ -123,6 +123,11 @@ export const settingDefs = {
   ),
   'dispatcher.poll-ms': def(int(50, 600_000), '2000', 'Polling fallback when no NOTIFY arrives.'),
   'dispatcher.batch-size': def(int(1, 1000), '50', 'Rows claimed per transaction.'),
+  'dispatcher.parallel-batches': def(
+    int(1, 64),
+    '4',
+    'Claimed batches delivered side by side per dispatcher (each its own transaction and pool connection; claims skip rows another batch holds, and a workflow\'s rows stay in order).',
+  ),
   'dispatcher.max-attempts': def(int(1, 1000), '10', 'Start attempts before a row becomes FAILED.'),
   'dispatcher.backoff-ms': def(int(1, 3_600_000), '1000', 'First retry delay; doubles per attempt (capped at 10 min).'),
   'supervisor.restart-backoff-ms': def(

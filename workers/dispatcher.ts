@@ -30,6 +30,8 @@ export interface DispatcherOptions {
   capabilities: readonly string[];
   pollMs: number;
   batchSize: number;
+  /** Batches claimed and delivered side by side (default 1). */
+  parallelBatches?: number;
   maxAttempts: number;
   backoffMs: number;
 }
@@ -115,6 +117,7 @@ export class OutboxDispatcher {
       sql: o.database.sql,
       channel: OUTBOX_CHANNEL,
       pollMs: o.pollMs,
+      parallel: o.parallelBatches,
       batch: () => this.dispatchOnce(),
       onError: (err) => o.logger.error({ err }, 'outbox dispatch batch failed'),
     });

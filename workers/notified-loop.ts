@@ -1,6 +1,8 @@
 // The claim loop the outbox dispatcher and the form event correlator share: run a batch, run the
 // next one at once while batches find work or a NOTIFY arrived meanwhile, otherwise sleep until the
-// channel's NOTIFY or the polling fallback, whichever comes first.
+// channel's NOTIFY or the polling fallback, whichever comes first. With `parallel` > 1 that many
+// loops run side by side (their claims skip each other's locked rows), so one slow batch does not
+// hold back the next; a NOTIFY wakes them all.
 import type postgres from 'postgres';
 
 export interface NotifiedLoopOptions {
@@ -9,6 +11,8 @@ export interface NotifiedLoopOptions {
   pollMs: number;
   /** One batch; answers how many items it handled. */
   batch: () => Promise<number>;
+  /** Loops running side by side; default 1. */
+  parallel?: number;
   onError: (err: unknown) => void;
 }
 
@@ -16,8 +20,8 @@ export class NotifiedLoop {
   private stopped = false;
   /** Set by NOTIFY; a notice that lands while a batch runs is not lost. */
   private notified = false;
-  private wake: (() => void) | undefined;
-  private loop: Promise<void> | undefined;
+  private readonly wakes = new Set<() => void>();
+  private loops: Promise<void>[] = [];
   private unlisten: (() => Promise<void>) | undefined;
 
   constructor(private readonly o: NotifiedLoopOptions) {}
@@ -25,16 +29,16 @@ export class NotifiedLoop {
   async start() {
     const listener = await this.o.sql.listen(this.o.channel, () => {
       this.notified = true;
-      this.wake?.();
+      this.wakeAll();
     });
     this.unlisten = () => listener.unlisten();
-    this.loop = this.run();
+    this.loops = Array.from({ length: Math.max(1, this.o.parallel ?? 1) }, () => this.run());
   }
 
   async stop() {
     this.stopped = true;
-    this.wake?.();
-    await this.loop;
+    this.wakeAll();
+    await Promise.all(this.loops);
     await this.unlisten?.().catch(() => {});
   }
 
@@ -51,13 +55,18 @@ export class NotifiedLoop {
       // A handled item may have released the next one (a workflow's next row, an instance's next event).
       if (handled > 0 || this.notified) continue;
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, this.o.pollMs);
-        this.wake = () => {
+        const wake = () => {
           clearTimeout(timer);
+          this.wakes.delete(wake);
           resolve();
         };
+        const timer = setTimeout(wake, this.o.pollMs);
+        this.wakes.add(wake);
       });
-      this.wake = undefined;
     }
+  }
+
+  private wakeAll() {
+    for (const wake of [...this.wakes]) wake();
   }
 }

@@ -89,6 +89,7 @@ function createDispatcher(settings: Settings, database: Database, runtime: Pick<
     capabilities: settings['dispatcher.capabilities'],
     pollMs: settings['dispatcher.poll-ms'],
     batchSize: settings['dispatcher.batch-size'],
+    parallelBatches: settings['dispatcher.parallel-batches'],
     maxAttempts: settings['dispatcher.max-attempts'],
     backoffMs: settings['dispatcher.backoff-ms'],
   });

@@ -50,12 +50,17 @@ export interface BenchTemporal {
   stop(): Promise<void>;
 }
 
-/** TEMPORAL_ADDRESS's server when set, otherwise a Temporal dev server in a temp dir removed afterwards. */
+/**
+ * TEMPORAL_ADDRESS's server when set, otherwise a Temporal dev server with its history in memory
+ * (its log in a temp dir removed afterwards). In memory because a benchmark measures the platform:
+ * the dev server's SQLite file syncs every write to this machine's shared disk, and measured that
+ * way it held one dispatcher to a quarter of the starts per second (bench/outbox-starts).
+ */
 export async function startBenchTemporal(): Promise<BenchTemporal> {
   const given = loadSettings()['temporal.address'];
   if (given) return { address: given, stop: async () => {} };
   const dir = await mkdtemp(join(tmpdir(), 'platform-bench-temporal-'));
-  const t = await startTemporalDevServer({ dbFile: join(dir, 'temporal.db'), port: await getFreePort(), uiPort: await getFreePort() });
+  const t = await startTemporalDevServer({ dbFile: join(dir, 'temporal.db'), inMemory: true, port: await getFreePort(), uiPort: await getFreePort() });
   return {
     address: t.address,
     async stop() {

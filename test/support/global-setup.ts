@@ -43,8 +43,10 @@ export default async function setup(project: TestProject) {
     })(),
     (async () => {
       if (settings['temporal.address']) return settings['temporal.address'];
+      // History in memory: a test run never outlives its server, and syncing each write to disk only slows it.
       const t = await startTemporalDevServer({
         dbFile: join(root, 'temporal.db'),
+        inMemory: true,
         port: await getFreePort(),
         uiPort: await getFreePort(),
         log,

@@ -10,6 +10,8 @@ import { SEARCH_ATTRIBUTE_NAMES } from '../../workflows/search-attributes';
 export interface TemporalDevServerOptions {
   /** SQLite file; its directory also receives `temporal.log`. */
   dbFile: string;
+  /** Keep the history in memory instead of `dbFile` (which then only places the log): no fsync per write. */
+  inMemory?: boolean;
   port: number;
   uiPort: number;
   namespace?: string;
@@ -35,7 +37,7 @@ export async function startTemporalDevServer(options: TemporalDevServerOptions):
 
   const args = [
     'server', 'start-dev',
-    '--db-filename', dbFile,
+    ...(options.inMemory ? [] : ['--db-filename', dbFile]),
     '--ip', '127.0.0.1',
     '--port', String(port),
     '--ui-port', String(uiPort),

@@ -55,6 +55,7 @@ describe('outbox signals', () => {
       capabilities: ['PROBE'],
       pollMs: 50,
       batchSize: 50,
+      parallelBatches: 3,
       maxAttempts: 3,
       backoffMs: 20,
     });
@@ -81,7 +82,7 @@ describe('outbox signals', () => {
     }
   }
 
-  it('signals to one workflow arrive in the order their transactions committed, under two racing dispatchers (10 rounds)', async () => {
+  it('signals to one workflow arrive in the order their transactions committed, under two racing dispatchers of three parallel batches each (10 rounds)', async () => {
     const a = dispatcher();
     const b = dispatcher();
     await Promise.all([a.start(), b.start()]);
