@@ -126,7 +126,9 @@ export async function backfillProcessInstance(
   if (capabilities.length === 0) return 0;
   const rows = await db
     .update(documents)
-    .set({ processInstanceId, version: sql`${documents.version} + 1`, updatedAt: sql`now()` })
+    // Not a version change: the instance id is server-only and set once, and bumping the counter
+    // would refuse with 409 the finalize of an upload that was authorized before the process started.
+    .set({ processInstanceId, updatedAt: sql`now()` })
     .where(
       and(
         eq(documents.tenantId, tenantId),

@@ -92,10 +92,33 @@ describe('document listings, process-started and optimistic locking', () => {
   });
 
   describe('process-started', () => {
-    it('backfilled the rows uploaded before it (bumping their version) and later uploads inherit the instance', async () => {
+    it('backfilled the rows uploaded before it (their version unchanged) and later uploads inherit the instance', async () => {
       const f1 = await documentRow(ctx, ids['f1']!);
-      expect(f1).toMatchObject({ processInstanceId: 'run-list', version: 3 });
+      expect(f1).toMatchObject({ processInstanceId: 'run-list', version: 2 });
       expect((await documentRow(ctx, ids['s1']!))!.processInstanceId).toBe('run-list');
+    });
+
+    it('an upload authorized before the process started finalizes with its version after the backfill', async () => {
+      const ref = uniqueId('case-inflight');
+      const authorized = await api.internal('POST', '/authorize', t.as('writer'), {
+        processRef: ref,
+        kind: 'FORM_ATTACHMENT',
+        capability: 'FORMS',
+        filename: 'in-flight.pdf',
+        contentType: 'application/pdf',
+      });
+      const { docId, version } = authorized.json as { docId: string; version: number };
+      const started = await api.post('/api/documents/process-started', t.as('writer'), { processRef: ref, processInstanceId: 'run-inflight' });
+      expect(started.json).toMatchObject({ updated: 1 });
+      const finalized = await api.internal('POST', `/${docId}/finalize`, t.as('writer'), {
+        version,
+        sizeBytes: 4,
+        sha256: 'a'.repeat(64),
+        storageVersionId: 'v-inflight',
+        scan: 'ERROR',
+      });
+      expect(finalized.status).toBe(200);
+      expect(await documentRow(ctx, docId)).toMatchObject({ processInstanceId: 'run-inflight', version: version + 1 });
     });
 
     it('is idempotent for the same instance and 409 process-already-started for another', async () => {
