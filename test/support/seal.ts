@@ -7,6 +7,7 @@ import { execFile } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { PDFDocument, rgb } from 'pdf-lib';
 import * as pkijs from 'pkijs';
 import type { SealSettings } from '../../integrations/seal/seal';
 import { issue, makeRoot, openssl } from '../stand-ins/tsa/openssl-ca';
@@ -119,3 +120,42 @@ export async function checkSealed(pdf: Uint8Array, dir: string, org: OrgChain, t
     tampered: await pdfsig(join(dir, 'tampered.pdf'), nss),
   };
 }
+
+/** A solid `width`×`height` PNG, rasterised by poppler from a one-page PDF. */
+export async function solidPng(dir: string, width: number, height: number): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  doc.addPage([width, height]).drawRectangle({ x: 0, y: 0, width, height, color: rgb(0.7, 0, 0) });
+  await writeFile(join(dir, 'mark.pdf'), await doc.save());
+  const made = await run('pdftoppm', ['-png', '-r', '72', '-singlefile', join(dir, 'mark.pdf'), join(dir, 'mark')]);
+  if (made.code !== 0) throw new Error(made.out);
+  return readFile(join(dir, 'mark.png'));
+}
+
+/** Page `page` as poppler renders it (its CropBox, 1 pixel per point): the RGB at a top-left-origin point. */
+export async function rendered(file: string, page: number): Promise<(x: number, y: number) => [number, number, number]> {
+  const prefix = `${file}-p${page}`;
+  const made = await run('pdftoppm', ['-cropbox', '-r', '72', '-f', String(page), '-l', String(page), '-singlefile', file, prefix]);
+  if (made.code !== 0) throw new Error(made.out);
+  const ppm = await readFile(`${prefix}.ppm`);
+  const header = /^P6\s+(\d+)\s+(\d+)\s+255\s/.exec(ppm.subarray(0, 40).toString('latin1'))!;
+  const width = Number(header[1]);
+  const offset = header[0].length;
+  return (x, y) => {
+    const i = offset + (Math.round(y) * width + Math.round(x)) * 3;
+    return [ppm[i]!, ppm[i + 1]!, ppm[i + 2]!];
+  };
+}
+
+/** Every word poppler finds on `page`, with its top-left-origin box. */
+export async function wordsOn(file: string, page: number): Promise<Array<{ text: string; xMin: number; yMin: number; xMax: number; yMax: number }>> {
+  const { out } = await run('pdftotext', ['-bbox', '-f', String(page), '-l', String(page), file, '-']);
+  return [...out.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g)].map((m) => ({
+    xMin: Number(m[1]),
+    yMin: Number(m[2]),
+    xMax: Number(m[3]),
+    yMax: Number(m[4]),
+    text: m[5]!,
+  }));
+}
+
+export const pdfText = async (file: string) => (await run('pdftotext', ['-layout', file, '-'])).out;
