@@ -125,10 +125,11 @@ export async function checkSealed(pdf: Uint8Array, dir: string, org: OrgChain, t
 export async function solidPng(dir: string, width: number, height: number): Promise<Buffer> {
   const doc = await PDFDocument.create();
   doc.addPage([width, height]).drawRectangle({ x: 0, y: 0, width, height, color: rgb(0.7, 0, 0) });
-  await writeFile(join(dir, 'mark.pdf'), await doc.save());
-  const made = await run('pdftoppm', ['-png', '-r', '72', '-singlefile', join(dir, 'mark.pdf'), join(dir, 'mark')]);
+  const name = join(dir, `mark-${width}x${height}`);
+  await writeFile(`${name}.pdf`, await doc.save());
+  const made = await run('pdftoppm', ['-png', '-r', '72', '-singlefile', `${name}.pdf`, name]);
   if (made.code !== 0) throw new Error(made.out);
-  return readFile(join(dir, 'mark.png'));
+  return readFile(`${name}.png`);
 }
 
 /** Page `page` as poppler renders it (its CropBox, 1 pixel per point): the RGB at a top-left-origin point. */
