@@ -23,7 +23,6 @@ export interface SigningIdentity {
 export type Timestamper = (signature: Uint8Array) => Promise<Uint8Array>;
 
 const sha256 = (data: Uint8Array) => createHash('sha256').update(data).digest();
-const buf = (b: ArrayBuffer | ArrayBufferView) => (ArrayBuffer.isView(b) ? Buffer.from(b.buffer, b.byteOffset, b.byteLength) : Buffer.from(b));
 const algorithm = (id: string, withNull: boolean) =>
   new pkijs.AlgorithmIdentifier({ algorithmId: id, ...(withNull ? { algorithmParams: new asn1js.Null() } : {}) });
 
@@ -54,7 +53,7 @@ export async function buildCms(contentDigest: Uint8Array, identity: SigningIdent
     new pkijs.Attribute({ type: OID.signingCertificateV2, values: [signingCertificateV2(signer, identity.chain[0]!)] }),
   ];
   // DER sorts a SET OF by encoding; verifiers re-encode the attributes before checking the signature.
-  attributes.sort((a, b) => Buffer.compare(buf(a.toSchema().toBER()), buf(b.toSchema().toBER())));
+  attributes.sort((a, b) => Buffer.compare(Buffer.from(a.toSchema().toBER()), Buffer.from(b.toSchema().toBER())));
   const signedAttrs = new pkijs.SignedAndUnsignedAttributes({ type: 0, attributes });
   const toSign = Buffer.from(signedAttrs.toSchema().toBER());
   toSign[0] = 0x31; // signed over as an explicit SET, stored as [0] IMPLICIT
