@@ -41,7 +41,7 @@ export function sealSettings(tsa: TsaStandIn, org: OrgChain, dataDir: string, ov
     'signatures.pkcs12-password': org.password,
     'signatures.tsa-url': tsa.url,
     'signatures.tsa-fallback-urls': [],
-    'signatures.tsa-timeout-ms': 5000,
+    'signatures.tsa-timeout-ms': 30_000,
     ...overrides,
   };
 }

@@ -90,9 +90,11 @@ describe('seal timestamp authority', () => {
     await new Promise<void>((resolve) => silentServer.listen(0, '127.0.0.1', resolve));
     try {
       const url = `http://127.0.0.1:${(silentServer.address() as { port: number }).port}/`;
-      const settings = sealSettings(good, org, dir, { 'signatures.tsa-url': url, 'signatures.tsa-timeout-ms': 300, 'signatures.tsa-fallback-urls': [good.url] });
-      const result = await createSealer({ settings, logger: silent })(req);
-      expect(result.tsaMillis).toBeGreaterThanOrEqual(290);
+      const settings = sealSettings(good, org, dir, { 'signatures.tsa-url': url, 'signatures.tsa-timeout-ms': 300 });
+      const err = await rejection(createSealer({ settings, logger: silent })(req));
+      expect(err.code).toBe('timestamp-unavailable');
+      expect(err.detail).toContain('aborted due to timeout');
+      expect(sockets.length).toBe(1);
     } finally {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => silentServer.close(() => resolve()));
