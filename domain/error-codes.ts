@@ -2,7 +2,7 @@
 // status from here, so a code cannot answer differently in two places, and the README's error
 // table is generated from it (`npx tsx scripts/error-table.ts --write`) and held to it by a test.
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 416 | 422 | 423 | 429 | 500 | 502 | 503 | 504;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 416 | 422 | 423 | 429 | 500 | 501 | 502 | 503 | 504;
 
 export interface ErrorCodeDef {
   status: ErrorStatus;
@@ -149,6 +149,8 @@ export const errorCodes = {
   'rate-limited': { status: 429, meaning: 'Too many public requests (embed submissions, recipient code requests and verifications) from this address or for this token; retry after `Retry-After` seconds.' },
 
   'internal-error': { status: 500, meaning: 'An unexpected failure; it is logged, and it is always a bug.' },
+  'trust-mode-not-available': { status: 501, meaning: 'Sealing with `signatures.trust-mode=qtsp` (a qualified trust service provider) is not built; `local` seals with the organisation\'s PKCS#12.' },
+  'timestamp-unavailable': { status: 502, meaning: 'No timestamp authority (`signatures.tsa-url`, then each of `signatures.tsa-fallback-urls`) gave a valid RFC 3161 token, so nothing was sealed.' },
   'provider-unreachable': { status: 502, meaning: 'The voice provider could not be reached.' },
   'provider-invalid-response': { status: 502, meaning: 'The voice provider answered something unusable.' },
   'provider-error': { status: 502, meaning: 'The voice provider failed (5xx).' },
@@ -162,6 +164,7 @@ export const errorCodes = {
   'storage-unavailable': { status: 503, meaning: 'Object storage is not configured or did not accept or return the bytes.' },
   'write-contention': { status: 503, meaning: 'A write kept colliding with concurrent writes (deadlock or serialisation failure) after its bounded retries; retry after `Retry-After` seconds.' },
   'embed-key-missing': { status: 503, meaning: 'Embed tokens cannot be issued: the setting `forms.embed-key` is unset.' },
+  'signing-key-unreadable': { status: 503, meaning: 'The sealing key cannot be loaded: `signatures.pkcs12-base64` is not a PKCS#12 holding an RSA key and its certificate, or `signatures.pkcs12-password` does not open it.' },
   'provider-timeout': { status: 504, meaning: 'The voice provider did not answer in time.' },
 } as const satisfies Record<string, ErrorCodeDef>;
 

@@ -223,6 +223,22 @@ export const settingDefs = {
     String(20 * 1024 * 1024),
     'Size cap of a signing definition\'s source PDF in bytes (it is read whole to check its pages); above it 413 `document-too-large`. `docstore.max-bytes` applies as well.',
   ),
+  // Signatures: the seal (docs/signatures.md "Seal")
+  'signatures.trust-mode': def(
+    z.enum(['local', 'qtsp']),
+    'local',
+    '`local`: seal with the organisation\'s key (`signatures.pkcs12-base64`). `qtsp` (a qualified trust service provider) is not built: every seal fails with 501 `trust-mode-not-available`.',
+  ),
+  'signatures.pkcs12-base64': def(
+    optionalText,
+    '',
+    'The organisation\'s sealing key and certificate chain as a base64 PKCS#12 (OpenSSL 3 defaults or `-legacy`), loaded on the first seal. Unset: a development chain is generated once under `<data-dir>/signing-dev/` (logged as not for production; validators will not trust it).',
+    true,
+  ),
+  'signatures.pkcs12-password': def(text, '', 'Password of `signatures.pkcs12-base64`.', true),
+  'signatures.tsa-url': def(url, 'http://timestamp.digicert.com', 'RFC 3161 timestamp authority asked for the token in every seal (no token: the seal fails, never goes out untimestamped).'),
+  'signatures.tsa-fallback-urls': def(list, '', 'Comma-separated further RFC 3161 authorities, tried in order when `signatures.tsa-url` fails.'),
+  'signatures.tsa-timeout-ms': def(int(100, 120_000), '10000', 'Bound on one timestamp authority\'s whole exchange; past it the next authority is tried.'),
   // Submission PDF (headless Chromium, one long-lived browser per API node)
   'render.chromium-path': def(text, '/usr/bin/chromium', "Chromium executable that prints submission PDFs (Debian's `chromium` package; never a downloaded browser)."),
   'render.timeout-ms': def(int(1_000, 600_000), '30000', 'Deadline of one PDF render (content, ready flag and print); past it the page is closed and the call answers 503 `render-timed-out`.'),

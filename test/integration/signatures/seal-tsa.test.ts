@@ -1,0 +1,103 @@
+// The timestamp authority as the seal's one outside dependency: fallbacks in order, no token
+// means no seal, and a token that does not echo our nonce is refused.
+import { createServer, type Socket } from 'node:net';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PDFDocument } from 'pdf-lib';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppError } from '../../../domain/errors';
+import type { SealRequest } from '../../../domain/signatures/seal-contract';
+import { createSealer } from '../../../integrations/seal/seal';
+import { startTsa, type TsaStandIn } from '../../stand-ins/tsa/server';
+import { checkSealed, makeOrgChain, sealSettings, type OrgChain } from '../../support/seal';
+
+let dir: string;
+let good: TsaStandIn;
+let failing: TsaStandIn;
+let org: OrgChain;
+let req: SealRequest;
+let closedUrl: string;
+const silent = pino({ level: 'silent' });
+
+/** A port nothing listens on: connection refused. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'seal-tsa-'));
+  [good, failing, org] = await Promise.all([startTsa(), startTsa(), makeOrgChain(dir)]);
+  failing.behave('fail');
+  closedUrl = `http://127.0.0.1:${await closedPort()}/`;
+  const doc = await PDFDocument.create();
+  doc.addPage();
+  req = { instanceId: 'i-1', sourcePdf: await doc.save(), title: 'TSA', marks: [], signers: [], events: [] };
+});
+afterAll(async () => {
+  await Promise.all([good?.stop(), failing?.stop()]);
+  await rm(dir, { recursive: true, force: true });
+});
+
+const rejection = async (p: Promise<unknown>) => {
+  const err = await p.then(() => undefined, (e: unknown) => e);
+  expect(err).toBeInstanceOf(AppError);
+  return err as AppError;
+};
+
+describe('seal timestamp authority', () => {
+  it('tries the fallbacks in order after a refused connection and a 503, and seals with the first valid token', async () => {
+    const [goodBefore, failingBefore] = [good.requests(), failing.requests()];
+    const settings = sealSettings(good, org, dir, { 'signatures.tsa-url': closedUrl, 'signatures.tsa-fallback-urls': [failing.url, good.url] });
+    const result = await createSealer({ settings, logger: silent })(req);
+    expect(failing.requests() - failingBefore).toBe(1);
+    expect(good.requests() - goodBefore).toBe(1);
+    const checks = await checkSealed(result.pdf, join(dir, 'fallback'), org, good);
+    expect(checks.tsVerify.out).toContain('Verification: OK');
+    expect(checks.pdfsig.out).toContain('Signature Validation: Signature is Valid.');
+  });
+
+  it('answers timestamp-unavailable (502) and makes no PDF when no authority gives a token', async () => {
+    const settings = sealSettings(good, org, dir, { 'signatures.tsa-url': closedUrl, 'signatures.tsa-fallback-urls': [failing.url] });
+    const err = await rejection(createSealer({ settings, logger: silent })(req));
+    expect(err.code).toBe('timestamp-unavailable');
+    expect(err.status).toBe(502);
+    expect(err.detail).toContain('HTTP 503');
+    expect(err.detail).toContain('ECONNREFUSED');
+  });
+
+  it('refuses a token that does not echo the request nonce', async () => {
+    const liar = await startTsa();
+    try {
+      liar.behave('alter-nonce');
+      const err = await rejection(createSealer({ settings: sealSettings(liar, org, dir), logger: silent })(req));
+      expect(err.code).toBe('timestamp-unavailable');
+      expect(err.detail).toContain('nonce not echoed');
+      expect(liar.requests()).toBe(1);
+    } finally {
+      await liar.stop();
+    }
+  });
+
+  it('bounds the wait for a silent authority by signatures.tsa-timeout-ms', async () => {
+    const sockets: Socket[] = [];
+    const silentServer = createServer((socket) => void sockets.push(socket));
+    await new Promise<void>((resolve) => silentServer.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(silentServer.address() as { port: number }).port}/`;
+      const settings = sealSettings(good, org, dir, { 'signatures.tsa-url': url, 'signatures.tsa-timeout-ms': 300 });
+      const err = await rejection(createSealer({ settings, logger: silent })(req));
+      expect(err.code).toBe('timestamp-unavailable');
+      expect(err.detail).toContain('aborted due to timeout');
+      expect(sockets.length).toBe(1);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => silentServer.close(() => resolve()));
+    }
+  });
+});
