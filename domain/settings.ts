@@ -232,10 +232,15 @@ export const settingDefs = {
   'signatures.pkcs12-base64': def(
     optionalText,
     '',
-    'The organisation\'s sealing key and certificate chain as a base64 PKCS#12 (OpenSSL 3 defaults or `-legacy`), loaded on the first seal. Unset: a development chain is generated once under `<data-dir>/signing-dev/` (logged as not for production; validators will not trust it).',
+    'The organisation\'s sealing key and certificate chain as a base64 PKCS#12 (OpenSSL 3 defaults or `-legacy`), loaded on the first seal. Unset: every seal fails (503 `signing-key-unreadable`, retried), unless `signatures.dev-chain` is on.',
     true,
   ),
   'signatures.pkcs12-password': def(text, '', 'Password of `signatures.pkcs12-base64`.', true),
+  'signatures.dev-chain': def(
+    bool,
+    'false',
+    'With `signatures.pkcs12-base64` unset, seal with a development chain generated once under `<data-dir>/signing-dev/` (logged as not for production; validators will not trust it). `npm start` turns it on; production entry points keep failing closed.',
+  ),
   'signatures.tsa-url': def(url, 'http://timestamp.digicert.com', 'RFC 3161 timestamp authority asked for the token in every seal (no token: the seal fails, never goes out untimestamped).'),
   'signatures.tsa-fallback-urls': def(list, '', 'Comma-separated further RFC 3161 authorities, tried in order when `signatures.tsa-url` fails.'),
   'signatures.tsa-timeout-ms': def(int(100, 120_000), '10000', 'Bound on one timestamp authority\'s whole exchange; past it the next authority is tried.'),

@@ -80,6 +80,12 @@ export async function provideDevSecrets(
     env[variable] = stored[name];
   }
 
+  // The sealing key likewise: without the organisation's PKCS#12, npm start seals with a generated
+  // development chain (integrations/seal/dev-chain.ts keeps it under the data directory).
+  if (settings['signatures.pkcs12-base64'] === undefined && env[envName('signatures.dev-chain')] === undefined) {
+    env[envName('signatures.dev-chain')] = 'true';
+  }
+
   if (outcome.generated.length > 0) {
     await mkdir(dir, { recursive: true });
     await writeStored(file, stored);

@@ -19,6 +19,7 @@ export type SealSettings = Pick<
   | 'signatures.trust-mode'
   | 'signatures.pkcs12-base64'
   | 'signatures.pkcs12-password'
+  | 'signatures.dev-chain'
   | 'signatures.tsa-url'
   | 'signatures.tsa-fallback-urls'
   | 'signatures.tsa-timeout-ms'
@@ -37,6 +38,9 @@ function identitySource({ settings, logger }: SealerDeps): () => Promise<Signing
   const load = async (): Promise<SigningIdentity> => {
     const p12 = settings['signatures.pkcs12-base64'];
     if (p12 !== undefined) return loadPkcs12(Buffer.from(p12, 'base64'), settings['signatures.pkcs12-password']);
+    if (!settings['signatures.dev-chain']) {
+      throw new AppError('signing-key-unreadable', 'signatures.pkcs12-base64 is not set (the development chain is used only with signatures.dev-chain, which npm start turns on)');
+    }
     const dev = await loadOrCreateDevChain(resolve(settings['data-dir']));
     logger.warn(
       { file: dev.file, generated: dev.generated },

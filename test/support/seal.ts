@@ -39,6 +39,7 @@ export function sealSettings(tsa: TsaStandIn, org: OrgChain, dataDir: string, ov
     'signatures.trust-mode': 'local',
     'signatures.pkcs12-base64': org.modernP12.toString('base64'),
     'signatures.pkcs12-password': org.password,
+    'signatures.dev-chain': false,
     'signatures.tsa-url': tsa.url,
     'signatures.tsa-fallback-urls': [],
     'signatures.tsa-timeout-ms': 30_000,

@@ -72,11 +72,22 @@ describe('seal keys and trust modes', () => {
     expect(tsa.requests()).toBe(before);
   });
 
-  it('without a PKCS#12 generates one development chain under the data directory, says it is not for production, and reuses it', async () => {
+  it('without a PKCS#12 and without signatures.dev-chain every seal fails closed (503 signing-key-unreadable), generating nothing', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'seal-nokey-'));
+    const before = tsa.requests();
+    const err = await createSealer({ settings: sealSettings(tsa, org, dataDir, { 'signatures.pkcs12-base64': undefined }), logger: silent })(req).catch((e: unknown) => e as AppError);
+    expect(err).toBeInstanceOf(AppError);
+    expect((err as AppError).code).toBe('signing-key-unreadable');
+    expect((err as AppError).status).toBe(503);
+    await expect(stat(join(dataDir, DEV_CHAIN_DIR))).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(tsa.requests()).toBe(before);
+  });
+
+  it('with signatures.dev-chain (npm start) and no PKCS#12 generates one development chain under the data directory, says it is not for production, and reuses it', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'seal-dev-'));
     const lines: string[] = [];
     const logger = pino(new Writable({ write: (c, _e, done) => (lines.push(String(c)), done()) }));
-    const settings = sealSettings(tsa, org, dataDir, { 'signatures.pkcs12-base64': undefined });
+    const settings = sealSettings(tsa, org, dataDir, { 'signatures.pkcs12-base64': undefined, 'signatures.dev-chain': true });
     const first = await createSealer({ settings, logger })(req);
     const second = await createSealer({ settings, logger })(req);
 

@@ -93,6 +93,18 @@ describe('development secrets for npm start', () => {
     await expect(stat(join(dataDir, DEV_SECRETS_FILE))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
+  it('turns the development sealing chain on only when no PKCS#12 is set and the variable is unset', async () => {
+    const bare: Record<string, string | undefined> = { DATA_DIR: dataDir };
+    await provideDevSecrets(bare, capture().stream);
+    expect(bare.SIGNATURES_DEV_CHAIN).toBe('true');
+    const withKey: Record<string, string | undefined> = { DATA_DIR: dataDir, SIGNATURES_PKCS12_BASE64: Buffer.from('pfx').toString('base64') };
+    await provideDevSecrets(withKey, capture().stream);
+    expect(withKey.SIGNATURES_DEV_CHAIN).toBeUndefined();
+    const refused: Record<string, string | undefined> = { DATA_DIR: dataDir, SIGNATURES_DEV_CHAIN: 'false' };
+    await provideDevSecrets(refused, capture().stream);
+    expect(refused.SIGNATURES_DEV_CHAIN).toBe('false');
+  });
+
   it('tightens a stored file readable by others to owner-only', async () => {
     await provideDevSecrets({ DATA_DIR: dataDir }, capture().stream);
     const file = join(dataDir, DEV_SECRETS_FILE);
