@@ -2,7 +2,7 @@
 // status from here, so a code cannot answer differently in two places, and the README's error
 // table is generated from it (`npx tsx scripts/error-table.ts --write`) and held to it by a test.
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 416 | 422 | 423 | 429 | 500 | 502 | 503 | 504;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 416 | 422 | 423 | 429 | 500 | 501 | 502 | 503 | 504;
 
 export interface ErrorCodeDef {
   status: ErrorStatus;
@@ -34,6 +34,7 @@ export const errorCodes = {
   'invalid-customer-number': { status: 400, meaning: 'The customer number of a call is not E.164.' },
   'embed-session-invalid': { status: 400, meaning: 'An embed attachment route needs the session processRef (`X-Embed-Session`, or `processRef` in the link body): `emb_` and 22-64 base64url characters.' },
   'field-not-editable': { status: 400, meaning: 'A value for a field whose outbound role forbids it: the recipient changed a PREPARER field, or a send prefilled a RECIPIENT field; `errors[]` names each.' },
+  'signing-input-invalid': { status: 400, meaning: 'A campaign start or a signature refused: missing, duplicate or unknown signer roles, missing required variables, a PNG that is too large or not a PNG, no consent, unknown field ids; `errors[]` names each.' },
   'form-schema-invalid': { status: 400, meaning: 'The form schema sent to render has error-level problems (`problems[]`).' },
   'calendar-invalid-input': { status: 400, meaning: 'The calendar engine refused an input (time zone, time, date, budget, instant, country); `errors[]` gives field paths where known.' },
   'calendar-span-too-large': { status: 400, meaning: 'An availability range is longer than the engine allows.' },
@@ -79,6 +80,8 @@ export const errorCodes = {
   'form-event-subscription-not-found': { status: 404, meaning: "The form event subscription is unknown or another tenant's." },
   'recipient-form-not-found': { status: 404, meaning: 'A recipient route: the instance token is unknown, expired or not an open outbound form, or the code or access token is missing, wrong or expired (all indistinguishable).' },
   'embed-form-not-found': { status: 404, meaning: 'A public embed token is unknown, badly signed, rotated, or its form is not published, retired, deleted or outbound (all indistinguishable).' },
+  'signing-link-not-found': { status: 404, meaning: 'A public signing route: the token is unknown, of a cancelled or expired campaign, of a recipient not armed yet, or the access token is missing, wrong or expired (all indistinguishable).' },
+  'signature-instance-not-found': { status: 404, meaning: "The signing campaign (or its recipient) is unknown or another tenant's." },
   'definition-not-found': { status: 404, meaning: "The form or signature definition is unknown, another tenant's, or deleted." },
   'version-not-found': { status: 404, meaning: 'The definition has no checked-in version with this number.' },
   'source-document-not-found': { status: 404, meaning: "The signature definition has no source PDF with this key (or it is another definition's)." },
@@ -104,6 +107,9 @@ export const errorCodes = {
   'process-calendar-exists': { status: 409, meaning: 'The process definition key has a calendar association already.' },
   'process-calendar-inactive': { status: 409, meaning: "The process definition key's calendar association is not active." },
   'form-not-published': { status: 409, meaning: 'The form definition has no published version to create an instance from (DRAFT or RETIRED).' },
+  'signature-definition-not-published': { status: 409, meaning: 'The signature definition has no published version to start a campaign from.' },
+  'instance-terminal': { status: 409, meaning: 'The signing campaign is COMPLETED, CANCELLED or EXPIRED; `status` says which.' },
+  'signature-state-conflict': { status: 409, meaning: 'The campaign or recipient is not in a state that allows this step: signing twice, reminding a recipient not armed or already signed, re-sealing a seal that did not fail, `signed.pdf` before SEALED.' },
   'instance-state-conflict': { status: 409, meaning: 'The form instance is not in a state that allows this step (`state` says which it is in).' },
   'process-not-retryable': { status: 409, meaning: 'retry-process: the instance\'s intake did not fail and its outbox row is not FAILED or UNDELIVERABLE (or a retry is already queued).' },
   'form-event-subscription-exists': { status: 409, meaning: 'The tenant already subscribes this workflow type to this form code and event type.' },
@@ -152,6 +158,7 @@ export const errorCodes = {
   'provider-unreachable': { status: 502, meaning: 'The voice provider could not be reached.' },
   'provider-invalid-response': { status: 502, meaning: 'The voice provider answered something unusable.' },
   'provider-error': { status: 502, meaning: 'The voice provider failed (5xx).' },
+  'verification-method-not-available': { status: 501, meaning: 'The signature definition has a signer verified by SMS_OTP or IDV, which are not operational (NONE and EMAIL_OTP are).' },
   'secrets-unavailable': { status: 503, meaning: 'Secret storage is not configured (`secrets.master-key` is unset).' },
   'provider-key-unreadable': { status: 503, meaning: 'The stored provider key cannot be opened; connect it again.' },
   'provider-rate-limited': { status: 503, meaning: 'The voice provider is rate-limiting this account.' },

@@ -218,6 +218,17 @@ export const settingDefs = {
     String(20 * 1024 * 1024),
     'Size cap of a signing definition\'s source PDF in bytes (it is read whole to check its pages); above it 413 `document-too-large`. `docstore.max-bytes` applies as well.',
   ),
+  'signatures.reminder-interval-hours': def(
+    int(0, 8760),
+    '72',
+    'Hours between reminder e-mails to armed recipients who have not signed (a durable timer in the ceremony); 0: no reminders.',
+  ),
+  'signatures.reseal-backoff-minutes': def(
+    int(1, 10_080),
+    '15',
+    'While a completed campaign\'s seal is FAILED the ceremony tries again after this long (a durable timer; `POST .../seal` tries at once).',
+  ),
+  'signatures.signature-png-max-bytes': def(int(1024, 16 * 1024 * 1024), String(512 * 1024), 'Cap of a decoded signature or initials PNG; above it 400 `signing-input-invalid`.'),
   // Submission PDF (headless Chromium, one long-lived browser per API node)
   'render.chromium-path': def(text, '/usr/bin/chromium', "Chromium executable that prints submission PDFs (Debian's `chromium` package; never a downloaded browser)."),
   'render.timeout-ms': def(int(1_000, 600_000), '30000', 'Deadline of one PDF render (content, ready flag and print); past it the page is closed and the call answers 503 `render-timed-out`.'),

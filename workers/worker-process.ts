@@ -11,6 +11,7 @@ import { ensureSchedules } from './schedules';
 import { freeLoopbackPort, startMetricsServer, type MetricsListener } from './metrics-server';
 import { startTracing } from '../integrations/tracing/tracing';
 import type { Settings } from '../domain/settings';
+import type { SealPdf } from '../domain/signatures/seal-contract';
 
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
@@ -27,6 +28,8 @@ export async function startWorkerProcess(
   runtime: Runtime,
   temporalAddress: string,
   logger: Logger,
+  /** Signatures' sealer (integrations/seal); without one, completed campaigns stay seal FAILED and are retried. */
+  parts: { sealPdf?: SealPdf } = {},
 ): Promise<RunningWorker> {
   const sdkMetricsPort = await installTemporalRuntime(logger, settings['metrics.port'] !== 0);
   const tracing = startTracing({ serviceName: settings['otel.service-name'] ?? 'platform-worker', endpoint: settings['otel.exporter-otlp-endpoint'] });
@@ -37,7 +40,7 @@ export async function startWorkerProcess(
     namespace: settings['temporal.namespace'],
     taskQueue: settings['temporal.task-queue'],
     workflowsPath,
-    activities: createActivities({ db: runtime.database.db, settings, logger, s3: runtime.s3 }),
+    activities: createActivities({ db: runtime.database.db, settings, logger, s3: runtime.s3, sealPdf: parts.sealPdf }),
     // Workflow and activity spans continue the trace the dispatcher's start carried in its headers.
     plugins: tracing ? [new OpenTelemetryPlugin({ resource: tracing.resource, spanProcessor: tracing.spanProcessor })] : [],
   });

@@ -12,7 +12,8 @@ const endpoints = endpointsFromSettings(settings);
 const runtime = await connectRuntime(settings, endpoints, logger);
 // Idempotent: a fresh Temporal cluster gets TenantId, Capability and BusinessKey registered.
 await ensureSearchAttributes(runtime.temporalConnection, settings['temporal.namespace']);
-const worker = await startWorkerProcess(settings, runtime, endpoints.temporalAddress, logger);
+// SEALER: the lead wires integrations/seal's SealPdf here ({ sealPdf: createSealer(settings, logger) } or the like).
+const worker = await startWorkerProcess(settings, runtime, endpoints.temporalAddress, logger, { sealPdf: undefined });
 onShutdown(logger, async () => {
   await worker.stop();
   await runtime.close();

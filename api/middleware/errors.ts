@@ -24,6 +24,7 @@ const TITLES: Record<ErrorStatus, string> = {
   423: 'Locked',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
+  501: 'Not Implemented',
   502: 'Bad Gateway',
   503: 'Service Unavailable',
   504: 'Gateway Timeout',
