@@ -108,7 +108,7 @@ export const errorCodes = {
   'process-calendar-inactive': { status: 409, meaning: "The process definition key's calendar association is not active." },
   'form-not-published': { status: 409, meaning: 'The form definition has no published version to create an instance from (DRAFT or RETIRED).' },
   'signature-definition-not-published': { status: 409, meaning: 'The signature definition has no published version to start a campaign from.' },
-  'instance-terminal': { status: 409, meaning: 'The signing campaign is COMPLETED, CANCELLED or EXPIRED; `status` says which.' },
+  'instance-terminal': { status: 409, meaning: 'The signing campaign is COMPLETED, CANCELLED or EXPIRED; `instanceStatus` says which.' },
   'signature-state-conflict': { status: 409, meaning: 'The campaign or recipient is not in a state that allows this step: signing twice, reminding a recipient not armed or already signed, re-sealing a seal that did not fail, `signed.pdf` before SEALED.' },
   'instance-state-conflict': { status: 409, meaning: 'The form instance is not in a state that allows this step (`state` says which it is in).' },
   'process-not-retryable': { status: 409, meaning: 'retry-process: the instance\'s intake did not fail and its outbox row is not FAILED or UNDELIVERABLE (or a retry is already queued).' },

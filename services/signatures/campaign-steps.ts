@@ -15,7 +15,7 @@ import type { CampaignDeps } from './start-campaign';
 
 export const ceremonyTarget = (row: { tenantId: string; id: string }) => ({ capability: SIGNATURES_CAPABILITY, tenantId: row.tenantId, businessKey: row.id });
 
-const terminal = (row: InstanceRow) => new AppError('instance-terminal', `The campaign is ${row.status}`, { status: row.status });
+const terminal = (row: InstanceRow) => new AppError('instance-terminal', `The campaign is ${row.status}`, { instanceStatus: row.status });
 
 /** Past its expiresAt a live campaign is treated as EXPIRED at once (the ceremony's timer writes it). */
 export const expiredByTime = (row: InstanceRow, now: Date) => row.expiresAt !== null && row.expiresAt.getTime() <= now.getTime();
@@ -40,7 +40,7 @@ export async function requestReseal(deps: CampaignDeps, actor: Actor, id: string
     const row = await requireInstance(tx, actor, id, true);
     if (row.status !== 'COMPLETED' || row.sealStatus !== 'FAILED') {
       throw new AppError('signature-state-conflict', `Only a COMPLETED campaign whose seal FAILED is re-sealed (status ${row.status}, seal ${row.sealStatus ?? 'none'})`, {
-        status: row.status,
+        instanceStatus: row.status,
         sealStatus: row.sealStatus,
       });
     }
@@ -54,14 +54,14 @@ export async function remindRecipient(deps: CampaignDeps, actor: Actor, id: stri
   const { row, recipient } = await deps.db.transaction(async (tx) => {
     const row = await requireInstance(tx, actor, id, true);
     if (isTerminal(row.status)) throw terminal(row);
-    if (expiredByTime(row, now)) throw new AppError('instance-terminal', 'The campaign is EXPIRED', { status: 'EXPIRED' });
+    if (expiredByTime(row, now)) throw new AppError('instance-terminal', 'The campaign is EXPIRED', { instanceStatus: 'EXPIRED' });
     const [recipient] = await tx
       .select()
       .from(signatureRecipients)
       .where(and(eq(signatureRecipients.instanceId, row.id), eq(signatureRecipients.signerId, signerId)));
     if (!recipient) throw notFound('Signature recipient', 'signature-instance-not-found');
     if (!isArmed(recipient.status)) {
-      throw new AppError('signature-state-conflict', `Only a recipient who is R_PENDING or R_OPENED is reminded (this one is ${recipient.status})`, { status: recipient.status });
+      throw new AppError('signature-state-conflict', `Only a recipient who is R_PENDING or R_OPENED is reminded (this one is ${recipient.status})`, { recipientStatus: recipient.status });
     }
     await tx.update(signatureRecipients).set({ lastRemindedAt: sql`now()` }).where(eq(signatureRecipients.id, recipient.id));
     await recordEvent(tx, recipientBox(deps.settings), { tenantId: row.tenantId, instanceId: row.id, action: 'reminded', signerId });

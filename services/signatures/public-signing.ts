@@ -114,7 +114,7 @@ function checkSignature(schema: SigningSchema, signerId: string, input: SignInpu
   return { signature, initials };
 }
 
-const alreadySigned = () => new AppError('signature-state-conflict', 'This recipient has already signed', { status: 'R_SIGNED' });
+const alreadySigned = () => new AppError('signature-state-conflict', 'This recipient has already signed', { recipientStatus: 'R_SIGNED' });
 
 export async function sign(deps: CampaignDeps, docs: SigningDocs, token: string, accessToken: string | undefined, input: SignInput, client: ClientContext) {
   const { row, recipient } = await authorizedSigner(deps.db, token, accessToken, now(deps));

@@ -160,3 +160,18 @@ export async function startCampaign(
     return { instanceId };
   });
 }
+
+/** The legacy single-request path: a campaign whose definition has exactly one signer role. */
+export async function startSingleSigner(
+  deps: CampaignDeps,
+  actor: Actor,
+  input: { definitionId: string; recipient: { name: string; email: string }; variables?: Record<string, string> },
+) {
+  const { schema } = await publishedVersionOf(deps, actor, input.definitionId);
+  if (schema.signers.length !== 1) {
+    throw signingInputInvalid('Invalid signature request', [
+      { path: 'definitionId', message: `the legacy path needs a definition with exactly one signer role (this one has ${schema.signers.length})` },
+    ]);
+  }
+  return startCampaign(deps, actor, { definitionId: input.definitionId, recipients: [{ signerId: schema.signers[0]!.id, ...input.recipient }], variables: input.variables });
+}
