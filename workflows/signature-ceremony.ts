@@ -41,7 +41,8 @@ export async function signatureCeremony(input: SignatureCeremonyInput): Promise<
 
   while (state.status === 'PENDING' || state.status === 'OPENED') {
     const wakeAt = Math.min(deadline ?? Infinity, nextReminder ?? Infinity);
-    const signalled = await condition(() => woken, wakeAt === Infinity ? undefined : Math.max(1, wakeAt - Date.now()));
+    // A predicate already true is not handed to condition() (the SDK's advice: it piles up async contexts).
+    const signalled = woken || (await condition(() => woken, wakeAt === Infinity ? undefined : Math.max(1, wakeAt - Date.now())));
     if (signalled) {
       woken = false;
       state = await acts.advanceSignatureCeremony(tenantId, instanceId);
@@ -60,7 +61,7 @@ export async function signatureCeremony(input: SignatureCeremonyInput): Promise<
       result.sealAttempts++;
       result.sealStatus = await acts.sealSignatureInstance(tenantId, instanceId);
       if (result.sealStatus !== 'FAILED') break;
-      await condition(() => reseal, state.resealBackoffMs);
+      if (!reseal) await condition(() => reseal, state.resealBackoffMs);
     }
   }
   await acts.closeSignatureCeremony(tenantId, instanceId);
