@@ -219,9 +219,9 @@ export const settingDefs = {
     'Size cap of a signing definition\'s source PDF in bytes (it is read whole to check its pages); above it 413 `document-too-large`. `docstore.max-bytes` applies as well.',
   ),
   'signatures.reminder-interval-hours': def(
-    int(0, 8760),
+    z.coerce.number().min(0).max(8760),
     '72',
-    'Hours between reminder e-mails to armed recipients who have not signed (a durable timer in the ceremony); 0: no reminders.',
+    'Hours between reminder e-mails to armed recipients who have not signed (a durable timer in the ceremony; fractions allowed); 0: no reminders.',
   ),
   'signatures.reseal-backoff-minutes': def(
     int(1, 10_080),

@@ -32,7 +32,7 @@ async function requireRow(deps: CampaignDeps, tenantId: string, instanceId: stri
 
 const stateOf = (deps: CampaignDeps, row: InstanceRow): CeremonyState => ({
   status: row.status,
-  reminderIntervalMs: deps.settings['signatures.reminder-interval-hours'] * 3_600_000,
+  reminderIntervalMs: Math.round(deps.settings['signatures.reminder-interval-hours'] * 3_600_000),
   resealBackoffMs: deps.settings['signatures.reseal-backoff-minutes'] * 60_000,
 });
 
