@@ -13,6 +13,7 @@ import { definitionGuards } from '../definitions/guards';
 import { downloadDocument } from '../documents/download';
 import type { DocumentsRuntime } from '../documents/runtime';
 import type { AppEnv } from '../env';
+import { text } from '../vocabulary';
 import { createRouter, jsonBody, jsonContent, problemResponses, ProblemSchema, uuidParam } from '../openapi';
 import { InstanceDetail, InstanceListQuery, InstancePage, LegacySignatureBody, RemindView, StartCampaignBody } from './instance-schemas';
 
@@ -151,7 +152,7 @@ export function instanceRoutes(rt: DocumentsRuntime) {
       description:
         "409 `signature-state-conflict` unless the recipient is R_PENDING or R_OPENED; 409 `instance-terminal` for an ended campaign. Audited `reminded`; the mail's outcome is answered and recorded, never a failed request.",
       middleware: writer,
-      request: { params: z.object({ id: uuidParam(), signerId: z.string().min(1).max(100).openapi({ param: { name: 'signerId', in: 'path' } }) }) },
+      request: { params: z.object({ id: uuidParam(), signerId: text({ max: 100 }).openapi({ param: { name: 'signerId', in: 'path' } }) }) },
       responses: { 200: jsonContent(RemindView), ...problemResponses(400, 404, 409, 503) },
     }),
     async (c) => {

@@ -112,7 +112,12 @@ export const SignerAccessHeader = z.object({
     .openapi({ param: { name: 'authorization', in: 'header' }, description: 'EMAIL_OTP recipients: `Bearer <accessToken>` from verify' }),
 });
 
-const pngBase64 = (what: string) => z.string().max(1_000_000).openapi({ description: `${what}: a PNG, base64 (a data: URL prefix is accepted), at most \`signatures.signature-png-max-bytes\` decoded` });
+const pngBase64 = (what: string) =>
+  z
+    .string()
+    .max(1_000_000)
+    .regex(/^(data:image\/png;base64,)?[A-Za-z0-9+/=]*$/, 'must be base64')
+    .openapi({ description: `${what}: a PNG, base64 (a data: URL prefix is accepted), at most \`signatures.signature-png-max-bytes\` decoded` });
 
 export const SignBody = z
   .object({
