@@ -5,6 +5,7 @@ import { createFormActivities } from './forms';
 import { createOutboundFormActivities } from './outbound-forms';
 import { createOutboxActivities } from './outbox';
 import { createPhoneActivities } from './phone';
+import { createSignatureActivities } from './signatures';
 
 /** Every activity the platform worker registers, merged from per-capability factories. */
 export function createActivities(deps: ActivityDeps) {
@@ -15,6 +16,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createCalendarActivities(deps),
     ...createFormActivities(deps),
     ...createOutboundFormActivities(deps),
+    ...createSignatureActivities(deps),
   };
 }
 

@@ -7,5 +7,6 @@ import { FormIntakeProcess } from './forms/intake-process';
 import { FormExpirySweepProcess } from './forms/outbound-expiry-process';
 import { PhoneActionProcess } from './phone/action-process';
 import { PhoneCallProcess } from './phone/call-process';
+import { SignatureCeremonyProcess } from './signatures/ceremony-process';
 
-export const PLATFORM_PROCESSES = [PhoneCallProcess, PhoneActionProcess, DocumentScanProcess, RetentionPurgeProcess, SlaDueDateProcess, FormIntakeProcess, FormExpirySweepProcess] as const;
+export const PLATFORM_PROCESSES = [PhoneCallProcess, PhoneActionProcess, DocumentScanProcess, RetentionPurgeProcess, SlaDueDateProcess, FormIntakeProcess, FormExpirySweepProcess, SignatureCeremonyProcess] as const;

@@ -244,6 +244,17 @@ export const settingDefs = {
   'signatures.tsa-url': def(url, 'http://timestamp.digicert.com', 'RFC 3161 timestamp authority asked for the token in every seal (no token: the seal fails, never goes out untimestamped).'),
   'signatures.tsa-fallback-urls': def(list, '', 'Comma-separated further RFC 3161 authorities, tried in order when `signatures.tsa-url` fails.'),
   'signatures.tsa-timeout-ms': def(int(100, 120_000), '10000', 'Bound on one timestamp authority\'s whole exchange; past it the next authority is tried.'),
+  'signatures.reminder-interval-hours': def(
+    z.coerce.number().min(0).max(8760),
+    '72',
+    'Hours between reminder e-mails to armed recipients who have not signed (a durable timer in the ceremony; fractions allowed); 0: no reminders.',
+  ),
+  'signatures.reseal-backoff-minutes': def(
+    int(1, 10_080),
+    '15',
+    'While a completed campaign\'s seal is FAILED the ceremony tries again after this long (a durable timer; `POST .../seal` tries at once).',
+  ),
+  'signatures.signature-png-max-bytes': def(int(1024, 16 * 1024 * 1024), String(512 * 1024), 'Cap of a decoded signature or initials PNG; above it 400 `signing-input-invalid`.'),
   // Submission PDF (headless Chromium, one long-lived browser per API node)
   'render.chromium-path': def(text, '/usr/bin/chromium', "Chromium executable that prints submission PDFs (Debian's `chromium` package; never a downloaded browser)."),
   'render.timeout-ms': def(int(1_000, 600_000), '30000', 'Deadline of one PDF render (content, ready flag and print); past it the page is closed and the call answers 503 `render-timed-out`.'),

@@ -11,6 +11,7 @@ import { ensureSchedules } from './schedules';
 import { freeLoopbackPort, startMetricsServer, type MetricsListener } from './metrics-server';
 import { startTracing } from '../integrations/tracing/tracing';
 import type { Settings } from '../domain/settings';
+import { createSealer } from '../integrations/seal/seal';
 
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
@@ -37,7 +38,7 @@ export async function startWorkerProcess(
     namespace: settings['temporal.namespace'],
     taskQueue: settings['temporal.task-queue'],
     workflowsPath,
-    activities: createActivities({ db: runtime.database.db, settings, logger, s3: runtime.s3 }),
+    activities: createActivities({ db: runtime.database.db, settings, logger, s3: runtime.s3, sealPdf: createSealer({ settings, logger }) }),
     // Workflow and activity spans continue the trace the dispatcher's start carried in its headers.
     plugins: tracing ? [new OpenTelemetryPlugin({ resource: tracing.resource, spanProcessor: tracing.spanProcessor })] : [],
   });

@@ -9,3 +9,4 @@ export { documentAttachedSignal } from './document-signals';
 export { slaDueDate } from './sla-due-date';
 export { formIntake } from './form-intake';
 export { formExpirySweep } from './form-expiry-sweep';
+export { signatureCeremony, recipientSignedSignal, cancelSignatureSignal, resealNowSignal } from './signature-ceremony';

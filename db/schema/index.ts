@@ -10,3 +10,4 @@ export * from './rate-limits';
 export * from './signatures';
 export * from './form-events';
 export * from './embed-sessions';
+export * from './signature-instances';

@@ -13,13 +13,14 @@ export interface Recipient {
 export type Delivery = { status: 'SENT'; at: string } | { status: 'FAILED'; at: string; error: string };
 
 /** nodemailer's error code and SMTP reply code, never its message (which may quote the address). */
-const reasonOf = (err: unknown): string => {
+export const reasonOf = (err: unknown): string => {
   const e = err as { code?: unknown; responseCode?: unknown; name?: unknown };
   const code = typeof e.code === 'string' ? e.code : typeof e.name === 'string' ? e.name : 'Error';
   return typeof e.responseCode === 'number' ? `${code} ${e.responseCode}` : code;
 };
 
-async function deliver(deps: { settings: Settings; logger?: Logger }, instanceId: string, message: MailMessage, what: string): Promise<Delivery> {
+/** Sends one message best effort: the outcome, never a throw; logs the id and an error code only. */
+export async function deliver(deps: { settings: Settings; logger?: Logger }, instanceId: string, message: MailMessage, what: string): Promise<Delivery> {
   const at = new Date().toISOString();
   try {
     await mailerFor(deps.settings).send(message);

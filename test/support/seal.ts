@@ -3,6 +3,7 @@
  * database, OpenSSL's cms and ts verifiers), and the organisation chain the tests seal with,
  * made with the OpenSSL CLI as both PKCS#12 flavours.
  */
+import { expect } from 'vitest';
 import { execFile } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -120,6 +121,23 @@ export async function checkSealed(pdf: Uint8Array, dir: string, org: OrgChain, t
     tsVerify: await run('openssl', ['ts', '-verify', '-in', join(dir, 'token.der'), '-token_in', '-data', join(dir, 'signature.bin'), '-CAfile', tsa.caFile, '-untrusted', tsa.tsaFile]),
     tampered: await pdfsig(join(dir, 'tampered.pdf'), nss),
   };
+}
+
+/** What every sealed PDF must show to the outside tools (the issue's "Real parts in tests"). */
+export function expectValidSeal(checks: SealChecks) {
+  expect(checks.qpdf.code, checks.qpdf.out).toBe(0);
+  expect(checks.qpdf.out).toContain('No syntax or stream encoding errors found');
+  expect(checks.pdfsig.out).toContain('Signature Type: ETSI.CAdES.detached');
+  expect(checks.pdfsig.out).toContain('Total document signed');
+  expect(checks.pdfsig.out).toContain('Signature Validation: Signature is Valid.');
+  expect(checks.pdfsig.out).toContain('Certificate Validation: Certificate is Trusted.');
+  expect(checks.pdfsig.out).toContain('Signing Hash Algorithm: SHA-256');
+  expect(checks.cmsVerify.out).toContain('CMS Verification successful');
+  expect(checks.cmsVerify.code).toBe(0);
+  expect(checks.tsVerify.out).toContain('Verification: OK');
+  expect(checks.tsVerify.code).toBe(0);
+  expect(checks.tampered.out).toContain('Signature Validation: Digest Mismatch.');
+  expect(checks.tampered.out).not.toContain('Signature is Valid');
 }
 
 /** A solid `width`×`height` PNG, rasterised by poppler from a one-page PDF. */

@@ -1,0 +1,122 @@
+// What the ceremony's activities do to the database: arm the due order group and mail its links,
+// remind, expire, and close (SignatureClosure to the waiting workflow with the outbox start row
+// STARTED → CLOSED, in one transaction). Each step is idempotent: a retried activity repeats it
+// harmlessly.
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { enqueueSignal } from '../../db/outbox';
+import { outbox } from '../../db/schema/outbox';
+import { signatureInstances, signatureRecipients } from '../../db/schema/signature-instances';
+import { SignatureClosureSignal, SIGNATURES_CAPABILITY } from '../../domain/signatures/ceremony-process';
+import { isArmed, isLive, type SignatureInstanceState } from '../../domain/signatures/instance-states';
+import { groupToArm } from '../../domain/signatures/routing';
+import { findInstance, recipientsOf, type InstanceRow } from './campaign-reads';
+import { ceremonyTarget } from './campaign-steps';
+import { recordEvent } from './instance-events';
+import { pinnedSchema } from './public-signing';
+import { recipientBox } from './recipient-box';
+import { campaignTitle, mailRecipient } from './recipient-delivery';
+import type { CampaignDeps } from './start-campaign';
+
+export interface CeremonyState {
+  status: SignatureInstanceState;
+  /** 0: no reminders. */
+  reminderIntervalMs: number;
+  resealBackoffMs: number;
+}
+
+async function requireRow(deps: CampaignDeps, tenantId: string, instanceId: string): Promise<InstanceRow> {
+  const row = await findInstance(deps.db, tenantId, instanceId);
+  if (!row) throw new Error(`signature instance ${instanceId} does not exist`);
+  return row;
+}
+
+const stateOf = (deps: CampaignDeps, row: InstanceRow): CeremonyState => ({
+  status: row.status,
+  reminderIntervalMs: Math.round(deps.settings['signatures.reminder-interval-hours'] * 3_600_000),
+  resealBackoffMs: deps.settings['signatures.reseal-backoff-minutes'] * 60_000,
+});
+
+/** Arms the lowest unsigned order group (sequential routing) and mails every armed recipient not mailed yet. */
+export async function advanceCeremony(deps: CampaignDeps, tenantId: string, instanceId: string): Promise<CeremonyState> {
+  const row = await requireRow(deps, tenantId, instanceId);
+  if (!isLive(row.status)) return stateOf(deps, row);
+  const schema = await pinnedSchema(deps, row.versionId);
+  const due = groupToArm(schema.routing, await recipientsOf(deps.db, row.id));
+  if (due !== null) {
+    await deps.db
+      .update(signatureRecipients)
+      .set({ status: 'R_PENDING' })
+      .where(and(eq(signatureRecipients.instanceId, row.id), eq(signatureRecipients.order, due), eq(signatureRecipients.status, 'R_WAITING')));
+  }
+  const unmailed = (await recipientsOf(deps.db, row.id)).filter((r) => isArmed(r.status) && r.deliveryStatus === null);
+  if (unmailed.length) {
+    const title = await campaignTitle(deps, row);
+    for (const r of unmailed) await mailRecipient(deps, row, r, false, title);
+  }
+  return stateOf(deps, await requireRow(deps, tenantId, instanceId));
+}
+
+/** Mails a reminder to every armed recipient who has not signed; audited `reminded`. */
+export async function remindArmed(deps: CampaignDeps, tenantId: string, instanceId: string): Promise<number> {
+  const row = await requireRow(deps, tenantId, instanceId);
+  if (!isLive(row.status)) return 0;
+  const armed = (await recipientsOf(deps.db, row.id)).filter((r) => isArmed(r.status));
+  const title = await campaignTitle(deps, row);
+  const box = recipientBox(deps.settings);
+  for (const r of armed) {
+    await deps.db.transaction(async (tx) => {
+      await tx.update(signatureRecipients).set({ lastRemindedAt: sql`now()` }).where(eq(signatureRecipients.id, r.id));
+      await recordEvent(tx, box, { tenantId, instanceId, action: 'reminded', signerId: r.signerId });
+    });
+    await mailRecipient(deps, row, r, true, title);
+  }
+  return armed.length;
+}
+
+/** The expiry timer fired: a live campaign becomes EXPIRED. */
+export async function expireCeremony(deps: CampaignDeps, tenantId: string, instanceId: string): Promise<CeremonyState> {
+  await deps.db.transaction(async (tx) => {
+    const [expired] = await tx
+      .update(signatureInstances)
+      .set({ status: 'EXPIRED', updatedAt: sql`now()` })
+      .where(and(eq(signatureInstances.id, instanceId), eq(signatureInstances.tenantId, tenantId), inArray(signatureInstances.status, ['PENDING', 'OPENED'])))
+      .returning({ id: signatureInstances.id });
+    if (expired) await recordEvent(tx, recipientBox(deps.settings), { tenantId, instanceId, action: 'expired' });
+  });
+  return stateOf(deps, await requireRow(deps, tenantId, instanceId));
+}
+
+/**
+ * The ceremony ended: its outbox start row STARTED → CLOSED and, when a workflow started the
+ * campaign, its SignatureClosure signal row, in one transaction; a repeat finds the row CLOSED.
+ */
+export async function closeCeremony(deps: CampaignDeps, tenantId: string, instanceId: string): Promise<boolean> {
+  const row = await requireRow(deps, tenantId, instanceId);
+  return deps.db.transaction(async (tx) => {
+    const closed = await tx
+      .update(outbox)
+      .set({ state: 'CLOSED', updatedAt: sql`now()` })
+      .where(
+        and(
+          eq(outbox.capability, SIGNATURES_CAPABILITY),
+          eq(outbox.tenantId, tenantId),
+          eq(outbox.businessKey, instanceId),
+          eq(outbox.verb, 'start'),
+          sql`${outbox.state} <> 'CLOSED'`,
+        ),
+      )
+      .returning({ id: outbox.id });
+    if (closed.length === 0) return false;
+    if (row.waitingWorkflowId) {
+      await enqueueSignal(tx, { ...ceremonyTarget(row), workflowId: row.waitingWorkflowId }, SignatureClosureSignal, {
+        instanceId,
+        status: row.status,
+        sealStatus: row.sealStatus,
+        sealedDocumentId: row.sealedDocumentId,
+        at: new Date().toISOString(),
+      });
+    }
+    return true;
+  });
+}
+

@@ -1,0 +1,75 @@
+// EMAIL_OTP for signing links, with the forms' one-time-code rules (docs/forms.md): a 6-digit code
+// e-mailed on request (cooldown, TTL), verified in constant time within an attempt cap, then an
+// access token (SHA-256 stored) the session and the signature need. Every refusal is the one 404.
+import { eq, sql } from 'drizzle-orm';
+import { signatureRecipientOtps } from '../../db/schema/signature-instances';
+import { codeMatches, hashAccessToken, hashCode, newAccessToken, newCode, newSalt } from '../../domain/forms/otp';
+import { recordEvent } from './instance-events';
+import { deliverSigningCode } from './ceremony-mail';
+import { recipientBox } from './recipient-box';
+import { campaignTitle } from './recipient-delivery';
+import { reachableSigner, signingLinkNotFound } from './signer-access';
+import type { CampaignDeps } from './start-campaign';
+import type { ClientContext } from '../../domain/net/client-context';
+
+const now = (deps: CampaignDeps) => deps.clock?.() ?? new Date();
+
+/** Answers nothing either way; a code (and its mail) only for a reachable EMAIL_OTP recipient past the cooldown. */
+export async function requestSigningCode(deps: CampaignDeps, token: string): Promise<void> {
+  const signer = await reachableSigner(deps.db, token, now(deps));
+  if (!signer || signer.recipient.verify !== 'EMAIL_OTP' || signer.recipient.status === 'R_SIGNED') return;
+  const { row, recipient } = signer;
+  const s = deps.settings;
+  const code = newCode();
+  const salt = newSalt();
+  const at = now(deps);
+  const expiresAt = new Date(at.getTime() + s['forms.otp.ttl-minutes'] * 60_000);
+  const cooldownEnds = new Date(at.getTime() - s['forms.otp.resend-cooldown-seconds'] * 1000);
+  const values = { codeHash: hashCode(code, salt), codeSalt: salt, attempts: 0, expiresAt, sentAt: at };
+  const issued = await deps.db
+    .insert(signatureRecipientOtps)
+    .values({ recipientId: recipient.id, tenantId: row.tenantId, ...values })
+    .onConflictDoUpdate({
+      target: signatureRecipientOtps.recipientId,
+      set: values,
+      setWhere: sql`${signatureRecipientOtps.sentAt} <= ${cooldownEnds.toISOString()}::timestamptz`,
+    })
+    .returning({ id: signatureRecipientOtps.id });
+  if (issued.length === 0) return;
+  const box = recipientBox(s);
+  const to = { email: box.open(row.id, recipient.signerId, 'email', recipient.emailSealed), name: box.open(row.id, recipient.signerId, 'name', recipient.nameSealed) };
+  // Not awaited: the answer takes as long whether the token exists or not.
+  void campaignTitle(deps, row)
+    .then((title) => deliverSigningCode(deps, { instanceId: row.id, to, title, code, ttlMinutes: s['forms.otp.ttl-minutes'] }))
+    .catch((err: unknown) => deps.logger?.warn({ instanceId: row.id, error: (err as Error).name }, 'signing code e-mail not sent'));
+}
+
+export async function verifySigningCode(deps: CampaignDeps, token: string, code: string, client: ClientContext): Promise<{ accessToken: string; expiresAt: string }> {
+  const signer = await reachableSigner(deps.db, token, now(deps));
+  if (!signer || signer.recipient.verify !== 'EMAIL_OTP') throw signingLinkNotFound();
+  const { row, recipient } = signer;
+  const verdict = await deps.db.transaction(async (tx) => {
+    const [otp] = await tx.select().from(signatureRecipientOtps).where(eq(signatureRecipientOtps.recipientId, recipient.id)).for('update');
+    const at = now(deps);
+    if (!otp || !otp.codeHash || !otp.codeSalt || otp.expiresAt.getTime() <= at.getTime()) return null;
+    if (!codeMatches(code, otp.codeSalt, otp.codeHash)) {
+      const attempts = otp.attempts + 1;
+      const dead = attempts >= deps.settings['forms.otp.max-attempts'];
+      await tx
+        .update(signatureRecipientOtps)
+        .set(dead ? { attempts, codeHash: null, codeSalt: null } : { attempts })
+        .where(eq(signatureRecipientOtps.id, otp.id));
+      return null;
+    }
+    const accessToken = newAccessToken();
+    const expiresAt = new Date(at.getTime() + deps.settings['forms.recipient.access-ttl-minutes'] * 60_000);
+    await tx
+      .update(signatureRecipientOtps)
+      .set({ codeHash: null, codeSalt: null, attempts: otp.attempts + 1, accessTokenHash: hashAccessToken(accessToken), accessExpiresAt: expiresAt })
+      .where(eq(signatureRecipientOtps.id, otp.id));
+    await recordEvent(tx, recipientBox(deps.settings), { tenantId: row.tenantId, instanceId: row.id, action: 'otp_verified', signerId: recipient.signerId, client });
+    return { accessToken, expiresAt: expiresAt.toISOString() };
+  });
+  if (!verdict) throw signingLinkNotFound();
+  return verdict;
+}

@@ -1,0 +1,69 @@
+// One signing campaign (issue 13 §2). The database is the record: every wake-up (a recipient
+// signed, cancel, re-seal now, a timer) asks an activity what is true now. While the campaign is
+// live: arm the next order group and mail its links when a group completes, remind on a durable
+// timer, expire at expiresAt. After the last signer: seal, and while the seal is FAILED retry on a
+// durable backoff timer or at once on `resealNow`. At the end, SignatureClosure.
+import { condition, defineQuery, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
+import type { SignatureActivities } from '../activities/signatures';
+import { SignatureCeremonyProcess, type RecipientSigned, type SignatureCeremonyInput } from '../domain/signatures/ceremony-process';
+import type { SealState, SignatureInstanceState } from '../domain/signatures/instance-states';
+
+const { signals } = SignatureCeremonyProcess;
+export const recipientSignedSignal = defineSignal<[RecipientSigned]>(signals.recipientSigned.name);
+export const cancelSignatureSignal = defineSignal<[Record<string, never>]>(signals.cancel.name);
+export const resealNowSignal = defineSignal<[Record<string, never>]>(signals.resealNow.name);
+
+export interface SignatureCeremonyResult {
+  status: SignatureInstanceState;
+  sealStatus: SealState | null;
+  sealAttempts: number;
+}
+export const signatureCeremonyStateQuery = defineQuery<SignatureCeremonyResult>('signatureCeremonyState');
+
+const acts = proxyActivities<SignatureActivities>({
+  startToCloseTimeout: '2 minutes',
+  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
+});
+
+export async function signatureCeremony(input: SignatureCeremonyInput): Promise<SignatureCeremonyResult> {
+  const { tenantId, instanceId } = input;
+  let woken = false;
+  let reseal = false;
+  setHandler(recipientSignedSignal, () => void (woken = true));
+  setHandler(cancelSignatureSignal, () => void (woken = true));
+  setHandler(resealNowSignal, () => void (reseal = true));
+
+  let state = await acts.advanceSignatureCeremony(tenantId, instanceId);
+  const result: SignatureCeremonyResult = { status: state.status, sealStatus: null, sealAttempts: 0 };
+  setHandler(signatureCeremonyStateQuery, () => result);
+  const deadline = input.expiresAt ? Date.parse(input.expiresAt) : null;
+  let nextReminder = state.reminderIntervalMs > 0 ? Date.now() + state.reminderIntervalMs : null;
+
+  while (state.status === 'PENDING' || state.status === 'OPENED') {
+    const wakeAt = Math.min(deadline ?? Infinity, nextReminder ?? Infinity);
+    // A predicate already true is not handed to condition() (the SDK's advice: it piles up async contexts).
+    const signalled = woken || (await condition(() => woken, wakeAt === Infinity ? undefined : Math.max(1, wakeAt - Date.now())));
+    if (signalled) {
+      woken = false;
+      state = await acts.advanceSignatureCeremony(tenantId, instanceId);
+    } else if (deadline !== null && Date.now() >= deadline) {
+      state = await acts.expireSignatureCeremony(tenantId, instanceId);
+    } else if (nextReminder !== null && Date.now() >= nextReminder) {
+      await acts.remindSignatureRecipients(tenantId, instanceId);
+      nextReminder = Date.now() + state.reminderIntervalMs;
+    }
+    result.status = state.status;
+  }
+
+  if (state.status === 'COMPLETED') {
+    for (;;) {
+      reseal = false;
+      result.sealAttempts++;
+      result.sealStatus = await acts.sealSignatureInstance(tenantId, instanceId);
+      if (result.sealStatus !== 'FAILED') break;
+      if (!reseal) await condition(() => reseal, state.resealBackoffMs);
+    }
+  }
+  await acts.closeSignatureCeremony(tenantId, instanceId);
+  return result;
+}
