@@ -67,6 +67,10 @@ async function calendarFixtures(api: Api): Promise<FixturePlan> {
   const holiday = await api.call('POST', `${loc}/holidays`, { date: '2026-12-24', name: 'Christmas Eve' });
   await api.call('POST', '/api/business-calendars', { calendarCode: 'FUZZ-GONE', name: 'Deleted by the fuzzer' });
   await api.call('POST', '/api/business-calendars/EU-SUPPORT/locations', { locationCode: 'GONE', name: 'Deleted by the fuzzer', timezone: 'Europe/Berlin' });
+  // A PUT with another code renames the record: the replacing PUTs get records of their own.
+  await api.call('POST', '/api/business-calendars', { calendarCode: 'FUZZ-RENAMED', name: 'Renamed by the fuzzer' });
+  await api.call('POST', '/api/business-calendars/EU-SUPPORT/locations', { locationCode: 'MOVED', name: 'Renamed by the fuzzer', timezone: 'Europe/Berlin' });
+  await api.call('POST', '/api/process-calendars', { processDefinitionKey: 'fuzz-renamed', calendarCode: 'EU-SUPPORT', slaBusinessDays: 1 });
   const base = '/api/business-calendars/{code}/locations/{loc}';
   return {
     byPath: [
@@ -79,6 +83,9 @@ async function calendarFixtures(api: Api): Promise<FixturePlan> {
       [`DELETE ${base}/holidays/{id}`]: { 'path.code': 'EU-SUPPORT', 'path.loc': 'BER', 'path.id': holiday.id as string },
       [`DELETE ${base}`]: { 'path.code': 'EU-SUPPORT', 'path.loc': 'GONE' },
       'DELETE /api/business-calendars/{code}': { 'path.code': 'FUZZ-GONE' },
+      'PUT /api/business-calendars/{code}': { 'path.code': 'FUZZ-RENAMED' },
+      [`PUT ${base}`]: { 'path.code': 'EU-SUPPORT', 'path.loc': 'MOVED' },
+      'PUT /api/process-calendars/{key}': { 'path.key': 'fuzz-renamed' },
     },
   };
 }
@@ -143,6 +150,7 @@ async function formFixtures(api: Api, mailUrl: string): Promise<FixturePlan> {
       'DELETE /api/form-definitions/{id}': { 'path.id': deleted.id as string },
       'DELETE /api/form-definitions/{id}/purge': { 'path.id': purged.id as string },
       'POST /api/form-instances/{id}/cancel': { 'path.id': cancelled.id as string },
+      'POST /api/form-event-subscriptions': { 'body.formCode': form.code },
     },
   };
 }
@@ -190,6 +198,19 @@ async function signatureFixtures(api: Api): Promise<FixturePlan> {
   };
 }
 
+async function phoneFixtures(api: Api): Promise<FixturePlan> {
+  await api.call('PUT', '/api/phone-settings', { defaultAssistantId: 'fuzz-assistant', defaultPhoneNumberId: 'fuzz-number' });
+  const number = await api.call('POST', '/api/phone-numbers', { provider: 'vapi' });
+  const call = await api.call('POST', '/api/phone-calls', { customerNumber: '+14155550100' });
+  return {
+    byPath: [
+      [/^\/api\/phone-numbers\/\{id\}/, { 'path.id': number.id as string }],
+      [/^\/api\/phone-calls\/\{id\}/, { 'path.id': call.id as string }],
+    ],
+    byOperation: {},
+  };
+}
+
 /**
  * Access requests need a capability the requester does not hold: a catalog entry FUZZ the tenant
  * subscribes and nobody is granted. Approve, deny and cancel each get their own request.
@@ -219,7 +240,7 @@ async function accessFixtures(api: Api): Promise<FixturePlan> {
 }
 
 export async function createFixtures(api: Api, mailUrl: string): Promise<FixturePlan> {
-  const plans = [await calendarFixtures(api), await formFixtures(api, mailUrl), await documentFixtures(api), await signatureFixtures(api), await accessFixtures(api)];
+  const plans = [await calendarFixtures(api), await formFixtures(api, mailUrl), await documentFixtures(api), await signatureFixtures(api), await phoneFixtures(api), await accessFixtures(api)];
   return {
     byPath: plans.flatMap((p) => p.byPath),
     byOperation: Object.assign({}, ...plans.map((p) => p.byOperation)),
