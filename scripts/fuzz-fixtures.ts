@@ -224,9 +224,15 @@ async function accessFixtures(api: Api): Promise<FixturePlan> {
     return (await api.call('POST', '/api/access-requests', { capabilityCode: 'FUZZ', requestedLevel: 'read' }, user)).id as string;
   };
   const invitation = await api.call('POST', `/api/tenants/${TENANT}/invitations`, {});
+  const revoked = await api.call('POST', `/api/tenants/${TENANT}/invitations`, {});
+  const apiClient = await api.call('POST', `/api/tenants/${TENANT}/api-clients`, { name: 'Deleted by the fuzzer' });
+  // An owner and a grant of their own for the removals: the fixture owner alice may be demoted or
+  // ungranted by the operations fuzzed before them.
+  for (const user of ['olivia', 'dave']) await api.call('PUT', `/api/tenants/${TENANT}/members/${user}`);
+  await api.call('PUT', `/api/tenants/${TENANT}/owners/olivia`);
+  await api.call('PUT', `/api/tenants/${TENANT}/users/dave/capabilities/SLA`, { level: 'read' });
   return {
     byPath: [
-      [/^\/api\/tenants\/\{t\}\/invitations\/\{id\}/, { 'path.t': TENANT, 'path.id': invitation.id as string }],
       [/^\/api\/invitations\/\{token\}/, { 'path.token': invitation.token as string }],
       [/^\/api\/tenants\/\{t\}/, { 'path.t': TENANT }],
     ],
@@ -235,6 +241,10 @@ async function accessFixtures(api: Api): Promise<FixturePlan> {
       'POST /api/org/access-requests/{id}/approve': { 'path.id': await request('bob') },
       'POST /api/org/access-requests/{id}/deny': { 'path.id': await request('carol') },
       'DELETE /api/capabilities/{code}': { 'path.code': 'FUZZGONE' },
+      'DELETE /api/tenants/{t}/invitations/{id}': { 'path.t': TENANT, 'path.id': revoked.id as string },
+      'DELETE /api/tenants/{t}/api-clients/{clientId}': { 'path.t': TENANT, 'path.clientId': apiClient.clientId as string },
+      'DELETE /api/tenants/{t}/owners/{u}': { 'path.t': TENANT, 'path.u': 'olivia' },
+      'DELETE /api/tenants/{t}/users/{u}/capabilities/{code}': { 'path.t': TENANT, 'path.u': 'dave', 'path.code': 'SLA' },
     },
   };
 }

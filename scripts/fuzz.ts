@@ -5,12 +5,13 @@
 // examples name and the records only the server can make (scripts/fuzz-fixtures.ts), then runs the
 // pinned Schemathesis (scripts/install-schemathesis.sh) in passes (scripts/fuzz-passes.ts) with a
 // fixed seed and a bounded number of examples. Exit code: non-zero on any 5xx or response that
-// breaks its schema. `npx tsx scripts/fuzz-report.ts` then counts the statuses per operation.
+// breaks its schema. Its NDJSON reports replace the last run's in .data/fuzz/, where
+// `npx tsx scripts/fuzz-report.ts` counts the statuses per operation.
 //   npx tsx scripts/fuzz.ts [--max-examples N] [--seed N]
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -28,6 +29,11 @@ if (!existsSync(st)) throw new Error('Schemathesis is not installed: run scripts
 const INTERNAL_KEY = 'fuzz-internal-key-0123456789';
 const PROVIDER_KEY = 'fuzz-provider-key';
 const UNLIMITED = '1000000';
+
+// The reports of this run only, so scripts/fuzz-report.ts reads exactly the last run.
+const reportDir = join(root, '.data/fuzz');
+await mkdir(reportDir, { recursive: true });
+for (const old of (await readdir(reportDir)).filter((f) => f.endsWith('.ndjson'))) await rm(join(reportDir, old));
 
 const dataDir = await mkdtemp(join(tmpdir(), 'platform-fuzz-'));
 const vapi = await startVapi({ apiKey: PROVIDER_KEY });
@@ -80,7 +86,7 @@ function runPass(config: string, names: string[]) {
       '--header', `X-Tenant-Id:${TENANT}`,
       '--header', `X-Internal-Key:${INTERNAL_KEY}`,
       '--report', 'ndjson',
-      '--report-dir', join(root, '.data/fuzz'),
+      '--report-dir', reportDir,
       '--no-color',
     ],
     { cwd: root, stdio: 'inherit' },
