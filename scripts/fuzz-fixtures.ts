@@ -120,7 +120,6 @@ async function formFixtures(api: Api, mailUrl: string): Promise<FixturePlan> {
 
   const { token: embedToken } = (await api.call('GET', `/api/form-definitions/${form.id}/embed-token`)) as { token: string };
   const session = `emb_${randomBytes(18).toString('base64url')}`;
-  const embedHeaders = { 'x-embed-token': embedToken, 'x-embed-session': session };
   const attachment = await api.upload('/api/public/documents', {}, textFile('attachment'), 'note.txt', { 'X-Embed-Token': embedToken, 'X-Embed-Session': session });
 
   const outbound = await publishedForm(api, 'OUTBOUND', 'Fuzz outbound form');
@@ -138,7 +137,7 @@ async function formFixtures(api: Api, mailUrl: string): Promise<FixturePlan> {
       ['^/api/form-instances/\\{id\\}', { 'path.id': instance.id as string }],
       ['^/api/form-event-subscriptions/\\{id\\}', { 'path.id': subscription.id as string }],
       ['^/(api/public/)?embed/\\{token\\}', { 'path.token': embedToken }],
-      ['^/api/public/documents', { ...prefixed('header', embedHeaders), 'path.docId': attachment.id as string }],
+      ['^/api/public/documents', { 'header.x-embed-token': embedToken, 'header.x-embed-session': session, 'path.docId': attachment.id as string }],
       ['^/(api/public/form-instances|respond)/\\{token\\}', recipient],
     ].map(([re, p]) => [new RegExp(re as string), p as Params]),
     byOperation: {
@@ -154,8 +153,6 @@ async function formFixtures(api: Api, mailUrl: string): Promise<FixturePlan> {
     },
   };
 }
-
-const prefixed = (where: string, values: Record<string, string>) => Object.fromEntries(Object.entries(values).map(([k, v]) => [`${where}.${k}`, v]));
 
 async function documentFixtures(api: Api): Promise<FixturePlan> {
   const upload = (name: string) =>
