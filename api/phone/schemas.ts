@@ -160,6 +160,8 @@ export const PhoneSettingsBody = z
   .openapi('PhoneSettingsUpdate', { description: 'Replaces both defaults; an omitted default is cleared.' });
 
 export const ApiKeyBody = z
-  .object({ apiKey: text({ min: 8, max: 500 }) })
+  // Sent as `Authorization: Bearer <key>`: a character no HTTP header can carry would make every
+  // later provider call fail (502) instead of refusing the key here.
+  .object({ apiKey: z.string().trim().min(8).max(500).regex(/^[\x21-\x7E]+$/, 'must be printable ASCII without spaces (it is sent in an HTTP header)') })
   .strict()
   .openapi('PhoneApiKey', { description: "The provider's private API key; stored encrypted, never returned." });

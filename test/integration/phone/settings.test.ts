@@ -76,6 +76,16 @@ describe('phone settings: defaults and the write-only provider key', () => {
     expectProblem(await api.get('/api/phone-settings', t.nobody), 403, 'capability-not-granted');
   });
 
+  it('refuses a key no HTTP header can carry (400), and calls still reach the provider afterwards (fuzzer: 502 on every later call)', async () => {
+    for (const apiKey of ['sk-live-ä€-000000', 'sk-live 00000000', 'sk-live-\n0000000']) {
+      const refused = await api.post('/api/phone-settings/api-key', t.writer, { apiKey });
+      expectProblem(refused, 400, 'validation-failed');
+      expect(refused.json.errors[0].path).toBe('json.apiKey');
+    }
+    expect((await api.post('/api/phone-settings/api-key', t.writer, { apiKey: ` ${PROVIDER_KEY}\n` })).status).toBe(204);
+    expect((await api.post('/api/phone-numbers', t.writer, { provider: 'vapi' })).status).toBe(201);
+  });
+
   it("the tenant's key is the one sent to the provider, per tenant", async () => {
     const a = await seedPhoneTenant(ctx);
     const n = await provisionNumber(ctx, a.writer);
