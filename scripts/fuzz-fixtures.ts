@@ -183,14 +183,29 @@ async function signatureFixtures(api: Api): Promise<FixturePlan> {
   await api.call('POST', `${base}/${sig.id}/versions/1/publish`);
   const deleted = await api.call('POST', base, { name: 'Deleted by the fuzzer' });
   const purged = await api.call('POST', base, { name: 'Purged by the fuzzer' });
+  // Campaigns of the published definition: one kept open for the reads, the remind and the public
+  // session; one to cancel; one to sign through each public path (signing closes a link).
+  const campaign = async (who: string) =>
+    api.call('POST', '/api/signature-instances', { definitionId: sig.id, recipients: [{ signerId: 'employee', name: 'Fuzz Signer', email: `${who}@example.com` }] });
+  const tokenOf = (c: Json) => (c.recipients as Array<{ token: string }>)[0]!.token;
+  const kept = await campaign('kept');
+  const cancelled = await campaign('cancelled');
+  const signed = await campaign('signed');
+  const legacy = await api.call('POST', '/api/signatures', { definitionId: sig.id, recipient: { name: 'Fuzz Legacy', email: 'legacy@example.com' } });
   return {
     byPath: [
       ['^/api/signature-definitions/by-code/', { 'path.code': sig.code as string }],
       ['^/api/signature-definitions/\\{id\\}', { 'path.id': sig.id as string, 'path.v': 1, 'path.key': source.key as string }],
+      ['^/api/signature-instances/\\{id\\}', { 'path.id': kept.id as string, 'path.signerId': 'employee' }],
+      ['^/api/public/sign-instance/\\{token\\}', { 'path.token': tokenOf(kept) }],
+      ['^/api/public/sign/\\{token\\}', { 'path.token': tokenOf(legacy) }],
+      ['^/sign/\\{token\\}', { 'path.token': tokenOf(kept) }],
     ].map(([re, p]) => [new RegExp(re as string), p as Params]),
     byOperation: {
       'DELETE /api/signature-definitions/{id}': { 'path.id': deleted.id as string },
       'DELETE /api/signature-definitions/{id}/purge': { 'path.id': purged.id as string },
+      'POST /api/signature-instances/{id}/cancel': { 'path.id': cancelled.id as string },
+      'POST /api/public/sign-instance/{token}': { 'path.token': tokenOf(signed) },
     },
   };
 }

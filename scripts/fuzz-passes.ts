@@ -1,8 +1,8 @@
 // Which operations the fuzzer runs in which pass, and the Schemathesis config that hands each
 // operation its fixtures (scripts/fuzz-fixtures.ts). Passes, in order:
 //   1. everything that leaves its records alive;
-//   2. the operations that destroy, close or rename one (DELETE, purge, cancel, submit, rotate,
-//      retire, the replacing PUTs of calendars, locations and process calendars), each on a
+//   2. the operations that destroy, close or rename one (DELETE, purge, cancel, submit, signing,
+//      rotate, retire, the replacing PUTs of calendars, locations and process calendars), each on a
 //      sacrificial record where another operation of the pass needs the same one;
 //   3. access administration (/api/tenants/…, /api/org/…, invitations), and
 //   4. its destructive operations last of all: they revoke the fixture's own subscriptions and
@@ -13,7 +13,7 @@ export type OpenApi = { paths: Record<string, Record<string, unknown>> };
 
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
 const ACCESS_ADMIN = /^\/api\/(tenants|org|invitations)\//;
-const DESTRUCTIVE = /^DELETE |\/(purge|cancel|deny|approve|rotate|retire|unretire|submit)$|^PUT \/api\/(business-calendars\/\{code\}(\/locations\/\{loc\})?|process-calendars\/\{key\})$/;
+const DESTRUCTIVE = /^DELETE |\/(purge|cancel|deny|approve|rotate|retire|unretire|submit)$|^POST \/api\/public\/sign(-instance)?\/\{token\}$|^PUT \/api\/(business-calendars\/\{code\}(\/locations\/\{loc\})?|process-calendars\/\{key\})$/;
 
 export function operationNames(openapi: OpenApi): string[] {
   return Object.entries(openapi.paths).flatMap(([path, item]) =>
