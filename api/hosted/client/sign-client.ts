@@ -169,7 +169,7 @@ async function ceremony(session: Session) {
     const readOnlyNote = READ_ONLY.has(field.type) ? ' It is filled in for you when you finish.' : '';
     $('step-status').textContent = `Field ${index + 1} of ${steps.length}: ${TYPE_NAMES[field.type].toLowerCase()}, page ${field.page}.${readOnlyNote}`;
     $<HTMLButtonElement>('prev-field').disabled = index === 0;
-    $<HTMLButtonElement>('next-field').disabled = index === steps.length - 1;
+    $('next-field').textContent = index === steps.length - 1 ? 'Go to finish' : 'Next field';
     const box = boxes.get(field.id)!;
     box.scrollIntoView({ block: 'center' });
     if (focusBox) box.focus();
@@ -185,10 +185,18 @@ async function ceremony(session: Session) {
     });
   }
   $('prev-field').addEventListener('click', () => goTo(Math.max(0, current - 1)));
-  $('next-field').addEventListener('click', () => goTo(Math.min(steps.length - 1, current + 1)));
+  // Past the last field the walk ends at the marks and the consent, the first of them that applies.
+  $('next-field').addEventListener('click', () => {
+    if (current < steps.length - 1) return goTo(current + 1);
+    const panel = ['signature-panel', 'initials-panel', 'text-panel'].find((id) => !$(id).hidden);
+    (panel ? $(panel).querySelector<HTMLElement>('legend[tabindex], input')! : $('consent')).focus();
+  });
   refreshBoxes();
   if (steps.length > 0) goTo(0, false);
-  else $('step-status').textContent = 'You have no fields to fill in on this document: review it, then agree and finish.';
+  else {
+    $('step-status').textContent = 'You have no fields to fill in on this document: review it, then agree and finish.';
+    $('next-field').hidden = $('prev-field').hidden = true;
+  }
 
   $('finish').addEventListener('click', () => finish({ signature: has('SIGNATURE') ? signature : null, initials: has('INITIALS') ? initials : null, textInputs }));
 }

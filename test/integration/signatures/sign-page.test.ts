@@ -122,7 +122,9 @@ describe('hosted signing page', () => {
       expect(await page.evaluate(() => (document.activeElement as HTMLElement).dataset.fieldId)).toBe(order[i]);
     }
     expect(await page.locator('#step-status').textContent()).toMatch(/^Field 6 of 6: initials, page 2/);
-    expect(await page.locator('#next-field').isDisabled()).toBe(true);
+    expect(await page.locator('#next-field').textContent()).toBe('Go to finish');
+    await page.locator('#next-field').click();
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('signature-legend');
     await page.locator('#prev-field').click();
     expect(await page.locator('#step-status').textContent()).toMatch(/Field 5 of 6: name, page 2\. It is filled in for you/);
     // A field's box leads to its control.
