@@ -38,7 +38,7 @@ function parseRange(entry: string): [Address, number] | null {
   return address ? [address, address.kind() === 'ipv4' ? 32 : 128] : null;
 }
 
-/** True when every entry is an address or a CIDR block. */
+/** True when the entry is an address or a CIDR block. */
 export const isAddressRange = (entry: string) => parseRange(entry) !== null;
 
 /** A membership test over a list of ranges; entries that do not parse match nothing. */
