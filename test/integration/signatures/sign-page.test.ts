@@ -94,6 +94,8 @@ describe('hosted signing page', () => {
   it("renders the pages, highlights only this recipient's fields and steps through them", async () => {
     const { page, errors } = await openPage(TOKENS.open);
     await ceremonyReady(page);
+    // pdf.js parsed in its own worker from our origin (not its main-thread fallback).
+    expect(page.workers().map((w) => new URL(w.url()).pathname)).toEqual([expect.stringMatching(/^\/hosted\/pdfjs\/worker\.[0-9a-f]{16}\.mjs$/)]);
     expect(await page.locator('.page canvas').count()).toBe(2);
     // Each page has ink: pdf.js drew the text onto a white page.
     const inked = await page.locator('.page canvas').evaluateAll((canvases) =>
