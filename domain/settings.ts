@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isAddressRange } from './net/address-ranges';
 
 /**
  * Every setting of the service, in one table. A setting named `a.b-c` is read from the
@@ -45,6 +46,9 @@ const list = z.string().transform((v) =>
     .map((s) => s.trim())
     .filter((s) => s.length > 0),
 );
+const addressRangeList = list.refine((entries) => entries.every(isAddressRange), {
+  message: 'each entry must be an IP address or a CIDR block (10.0.0.0/8, 2001:db8::/32)',
+});
 const masterKey = z
   .string()
   .trim()
@@ -319,9 +323,19 @@ export const settingDefs = {
   'mail.timeout-ms': def(int(100, 120_000), '10000', 'Bound on connecting to the SMTP server and on each of its answers; a slower server fails the delivery (recorded, never a failed request).'),
   'public.base-url': def(url, 'http://localhost:3000', 'Public base URL of the hosted pages (embed links are `<base>/embed/<token>`, recipient links of outbound forms `<base>/respond/<token>`).'),
   'http.trusted-proxies': def(
-    list,
+    addressRangeList,
     '',
-    'Comma-separated socket addresses of reverse proxies whose `X-Forwarded-For` is believed (exact addresses, no ranges); the client address is then the first untrusted hop from the right. Empty: the socket address is the client.',
+    'Comma-separated addresses and CIDR blocks (`10.0.0.0/8`, `2001:db8::/32`, `203.0.113.7`) of reverse proxies whose `X-Forwarded-For` and geo headers are believed; the client address is then the first untrusted hop from the right. Used by the rate limits and the signing audit. Empty: the socket address is the client.',
+  ),
+  'http.geo-header': def(
+    optionalText,
+    '',
+    'Header carrying the client country (ISO 3166-1 alpha-2) set by your gateway, believed only from a trusted proxy. Unset: `CF-IPCountry`, `X-Vercel-IP-Country` and `CloudFront-Viewer-Country` are read.',
+  ),
+  'http.geo-database': def(
+    bool,
+    'true',
+    'Look the client country up in the offline GeoLite2 country database shipped with the `geoip-country` package (loaded on first use, about 8 MB) when no gateway header gives it. Off: geo comes from gateway headers only.',
   ),
   // Business calendars and SLA (and the API clients that call them with HTTP Basic)
   'calendar.is-open-max-age-seconds': def(

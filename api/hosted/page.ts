@@ -70,6 +70,8 @@ export interface PageParts {
   /** Read by the script from `#page-data`; absent for a page without a script. */
   data?: unknown;
   scriptSrc?: string;
+  /** The page's own rules, after the shared ones. */
+  style?: string;
 }
 
 export function hostedPage(p: PageParts): string {
@@ -80,7 +82,7 @@ export function hostedPage(p: PageParts): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${p.title}</title>
-<style nonce="${p.nonce}">${raw(STYLE)}</style>
+<style nonce="${p.nonce}">${raw(STYLE + (p.style ?? ''))}</style>
 </head>
 <body>
 <main>${p.body}</main>

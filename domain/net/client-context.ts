@@ -1,3 +1,5 @@
+import type { IpRisk } from './ip-risk';
+
 /**
  * Who sent a public request, as audit trails record it (signing ceremonies): the client address,
  * its user agent, an offline classification of the address and a coarse location. Null where
@@ -6,8 +8,8 @@
 export interface ClientContext {
   readonly ip: string | null;
   readonly userAgent: string | null;
-  /** loopback, private, reserved, public, ... (offline classification). */
-  readonly ipRisk: string | null;
-  /** Country code, or country/region, from an offline database or gateway headers. */
+  /** loopback, private, reserved or public (domain/net/ip-risk.ts). */
+  readonly ipRisk: IpRisk | null;
+  /** ISO 3166-1 alpha-2 country code, from a trusted gateway's header or the offline database. */
   readonly geo: string | null;
 }

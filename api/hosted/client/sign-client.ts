@@ -1,0 +1,377 @@
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
+// The hosted signing page's script (bundled for the browser by client-bundle.ts). It drives
+// /api/public/sign-instance/{token}: the session (or the e-mail code first), the pages with this
+// recipient's fields, a guided walk through them, the signature and initials (drawn or typed),
+// the TEXT entries, the consent, Finish. The access token of an EMAIL_OTP session lives in
+// sessionStorage (this tab only); a refusal while holding one forgets it and asks the API again.
+import { createPad, type Pad } from './sign-pads';
+import { renderPages, type FieldType, type SignField } from './sign-pages';
+
+/** What the signing page hands its script in `#page-data` (api/signatures/sign-page-routes.ts). */
+export interface SignPageData {
+  /** `/api/public/sign-instance/<token>` */
+  apiUrl: string;
+  /** pdf.js's worker on our origin, by content hash. */
+  workerSrc: string;
+}
+
+interface Session {
+  pdfBase64: string;
+  fields: SignField[];
+  variables?: Record<string, unknown>;
+  signer: { id: string; label: string };
+  routing?: { mode?: string; order?: unknown; groups?: unknown };
+}
+
+interface Problem {
+  status: number;
+  detail: string;
+  errors: string[];
+}
+
+const page = JSON.parse(document.getElementById('page-data')!.textContent!) as SignPageData;
+const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
+const storageKey = `sign:${page.apiUrl}`;
+let accessToken = sessionStorage.getItem(storageKey);
+
+const api = (path: string, body?: unknown) =>
+  fetch(page.apiUrl + path, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...(accessToken ? { Authorization: `Bearer ${accessToken}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+
+async function problemOf(res: Response): Promise<Problem> {
+  const body = (await res.json().catch(() => ({}))) as { detail?: string; title?: string; errors?: unknown };
+  const errors = Array.isArray(body.errors)
+    ? body.errors.map((e) => (typeof e === 'string' ? e : [e?.path, e?.message ?? e?.detail].filter(Boolean).join(': '))).filter((e) => e.length > 0)
+    : [];
+  return { status: res.status, detail: body.detail ?? body.title ?? `The service answered ${res.status}.`, errors };
+}
+
+const SECTIONS = ['loading', 'otp-step', 'unavailable', 'ceremony', 'done'] as const;
+function show(section: (typeof SECTIONS)[number], focus?: HTMLElement) {
+  for (const id of SECTIONS) $(id).hidden = id !== section;
+  focus?.focus();
+}
+
+function forgetAccess() {
+  accessToken = null;
+  sessionStorage.removeItem(storageKey);
+}
+
+// ---- opening: the session, or the code step ----
+
+/** Set once the ceremony is on the page: a renewed session (a new code) goes back to it as it was left. */
+let ceremonyBuilt = false;
+
+async function open() {
+  const res = await api('').catch(() => null);
+  if (res?.ok && ceremonyBuilt) return show('ceremony', $('finish'));
+  if (res?.ok) return ceremony((await res.json()) as Session);
+  if (res && [401, 403, 404].includes(res.status) && accessToken) {
+    forgetAccess();
+    return open();
+  }
+  if (res?.status === 404) return show('unavailable', $('unavailable-title'));
+  if (res && (res.status === 401 || res.status === 403)) return show('otp-step', $('send-code'));
+  $('loading').textContent = res ? (await problemOf(res)).detail : 'The document could not be loaded. Check the connection and reload the page.';
+}
+
+$('send-code').addEventListener('click', async () => {
+  const res = await api('/otp', {}).catch(() => null);
+  $('code-status').textContent = res?.ok
+    ? 'If this link is still open, a code is on its way to your e-mail.'
+    : `No code was sent: ${res ? (await problemOf(res)).detail : 'the service could not be reached.'}`;
+  $('code').focus();
+});
+
+$('code-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const input = $<HTMLInputElement>('code');
+  const error = $('code-error');
+  const res = await api('/verify', { code: input.value.trim() }).catch(() => null);
+  if (res?.ok) {
+    accessToken = ((await res.json()) as { accessToken: string }).accessToken;
+    sessionStorage.setItem(storageKey, accessToken);
+    error.hidden = true;
+    input.removeAttribute('aria-invalid');
+    show('loading');
+    return open();
+  }
+  error.textContent = `That code did not open the document: ${res ? (await problemOf(res)).detail : 'the service could not be reached.'}`;
+  error.hidden = false;
+  input.setAttribute('aria-invalid', 'true');
+  input.focus();
+});
+
+// ---- the ceremony ----
+
+const TYPE_NAMES: Record<FieldType, string> = { SIGNATURE: 'Signature', INITIALS: 'Initials', DATE: 'Date', NAME: 'Name', TEXT: 'Text' };
+const READ_ONLY = new Set<FieldType>(['DATE', 'NAME']);
+
+async function ceremony(session: Session) {
+  ceremonyBuilt = true;
+  const fields = session.fields
+    .filter((f) => f.signerId === session.signer.id)
+    .sort((a, b) => a.page - b.page || a.y - b.y || a.x - b.x);
+  $('signer').textContent = `Signing as: ${session.signer.label}`;
+  const routing = session.routing;
+  $('routing').textContent =
+    routing?.mode === 'sequential' && typeof routing.order === 'number' && typeof routing.groups === 'number'
+      ? `Signing order: you are step ${routing.order} of ${routing.groups}.`
+      : '';
+  showVariables(session.variables ?? {});
+  const has = (type: FieldType) => fields.some((f) => f.type === type);
+  $('signature-panel').hidden = !has('SIGNATURE');
+  $('initials-panel').hidden = !has('INITIALS');
+  show('ceremony');
+
+  const textInputs = textFieldInputs(fields.filter((f) => f.type === 'TEXT'));
+  let boxes = new Map<string, HTMLButtonElement>();
+  const signature = markPanel('signature', () => $<HTMLInputElement>('typed-name').value.trim(), refreshBoxes);
+  const initials = markPanel('initials', () => '', refreshBoxes);
+  $('typed-name').addEventListener('input', refreshBoxes);
+  for (const input of textInputs.values()) input.addEventListener('input', refreshBoxes);
+
+  function refreshBoxes() {
+    for (const field of fields) {
+      const box = boxes.get(field.id);
+      if (!box) continue;
+      const mark = field.type === 'SIGNATURE' ? signature : field.type === 'INITIALS' ? initials : null;
+      const preview = mark?.preview() ?? null;
+      const text = field.type === 'TEXT' ? textInputs.get(field.id)!.value.trim() : '';
+      box.replaceChildren();
+      if (preview?.image) {
+        const img = document.createElement('img');
+        img.src = preview.image;
+        img.alt = '';
+        box.append(img);
+      } else {
+        box.append(preview?.text ?? (text || boxText(field)));
+      }
+      box.classList.toggle('done', !!preview || text.length > 0);
+    }
+  }
+
+  boxes = await renderPages($('pages'), session.pdfBase64, page.workerSrc, fields, (field, box) => {
+    box.setAttribute('aria-label', `${TYPE_NAMES[field.type]} field on page ${field.page}`);
+    if (READ_ONLY.has(field.type)) box.classList.add('readonly');
+  });
+  const steps = fields.filter((f) => boxes.has(f.id));
+  let current = -1;
+
+  function goTo(index: number, focusBox = true) {
+    current = index;
+    steps.forEach((f, i) => boxes.get(f.id)!.classList.toggle('current', i === index));
+    const field = steps[index]!;
+    const readOnlyNote = READ_ONLY.has(field.type) ? ' It is filled in for you when you finish.' : '';
+    $('step-status').textContent = `Field ${index + 1} of ${steps.length}: ${TYPE_NAMES[field.type].toLowerCase()}, page ${field.page}.${readOnlyNote}`;
+    $<HTMLButtonElement>('prev-field').disabled = index === 0;
+    $('next-field').textContent = index === steps.length - 1 ? 'Go to finish' : 'Next field';
+    const box = boxes.get(field.id)!;
+    box.scrollIntoView({ block: 'center' });
+    if (focusBox) box.focus();
+  }
+
+  // A field's box leads to the control that fills it.
+  for (const [i, field] of steps.entries()) {
+    boxes.get(field.id)!.addEventListener('click', () => {
+      goTo(i, false);
+      if (field.type === 'SIGNATURE') $('signature-legend').focus();
+      else if (field.type === 'INITIALS') $('initials-legend').focus();
+      else if (field.type === 'TEXT') textInputs.get(field.id)!.focus();
+    });
+  }
+  $('prev-field').addEventListener('click', () => goTo(Math.max(0, current - 1)));
+  // Past the last field the walk ends at the marks and the consent, the first of them that applies.
+  $('next-field').addEventListener('click', () => {
+    if (current < steps.length - 1) return goTo(current + 1);
+    const panel = ['signature-panel', 'initials-panel', 'text-panel'].find((id) => !$(id).hidden);
+    (panel ? $(panel).querySelector<HTMLElement>('legend[tabindex], input')! : $('consent')).focus();
+  });
+  refreshBoxes();
+  if (steps.length > 0) goTo(0, false);
+  else {
+    $('step-status').textContent = 'You have no fields to fill in on this document: review it, then agree and finish.';
+    $('next-field').hidden = $('prev-field').hidden = true;
+  }
+
+  $('finish').addEventListener('click', () => finish({ signature: has('SIGNATURE') ? signature : null, initials: has('INITIALS') ? initials : null, textInputs }));
+}
+
+function boxText(field: SignField): string {
+  switch (field.type) {
+    case 'SIGNATURE':
+      return 'Sign here';
+    case 'INITIALS':
+      return 'Initials';
+    case 'DATE':
+      return new Date().toLocaleDateString();
+    case 'NAME':
+      return 'Your name';
+    case 'TEXT':
+      return 'Text';
+  }
+}
+
+function showVariables(variables: Record<string, unknown>) {
+  const list = $('variables');
+  const entries = Object.entries(variables).filter(([, v]) => v !== null && v !== undefined && v !== '');
+  list.replaceChildren(
+    ...entries.flatMap(([key, value]) => {
+      const dt = document.createElement('dt');
+      dt.textContent = key;
+      const dd = document.createElement('dd');
+      dd.textContent = typeof value === 'string' ? value : JSON.stringify(value);
+      return [dt, dd];
+    }),
+  );
+  list.hidden = entries.length === 0;
+}
+
+function textFieldInputs(fields: SignField[]): Map<string, HTMLInputElement> {
+  const inputs = new Map<string, HTMLInputElement>();
+  const holder = $('text-fields');
+  fields.forEach((field, i) => {
+    const wrap = document.createElement('div');
+    wrap.className = 'field';
+    const label = document.createElement('label');
+    label.htmlFor = `text-${i}`;
+    label.textContent = `Text ${i + 1} (page ${field.page})`;
+    const input = document.createElement('input');
+    input.type = 'text';
+    input.id = `text-${i}`;
+    input.maxLength = 500;
+    wrap.append(label, input);
+    holder.append(wrap);
+    inputs.set(field.id, input);
+  });
+  $('text-panel').hidden = fields.length === 0;
+  return inputs;
+}
+
+interface MarkPanel {
+  mode(): 'draw' | 'alt';
+  pad: Pad;
+  /** What the field boxes show: the drawn ink or the typed text; null while nothing is given. */
+  preview(): { image?: string; text?: string } | null;
+}
+
+function markPanel(id: 'signature' | 'initials', typed: () => string, onChange: () => void): MarkPanel {
+  const draw = $(`${id}-draw`);
+  const alt = $(`${id}-alt`);
+  const pad = createPad($<HTMLCanvasElement>(`${id}-pad`), onChange);
+  const mode = () => ($<HTMLInputElement>(`${id}-mode-alt`).checked ? 'alt' : 'draw');
+  for (const radio of document.querySelectorAll<HTMLInputElement>(`input[name="${id}-mode"]`))
+    radio.addEventListener('change', () => {
+      draw.hidden = mode() !== 'draw';
+      alt.hidden = mode() !== 'alt';
+      onChange();
+    });
+  $(`${id}-clear`).addEventListener('click', () => pad.clear());
+  return {
+    mode,
+    pad,
+    preview() {
+      if (mode() === 'draw') {
+        const image = pad.dataUrl();
+        return image ? { image } : null;
+      }
+      const text = typed();
+      return id === 'initials' ? { text: 'From your name' } : text ? { text } : null;
+    },
+  };
+}
+
+// ---- finishing ----
+
+interface Marks {
+  signature: MarkPanel | null;
+  initials: MarkPanel | null;
+  textInputs: Map<string, HTMLInputElement>;
+}
+
+/** One message per problem, each on its control (aria-invalid, its error text) and in the focused summary. */
+function showErrors(problems: { message: string; control?: HTMLElement; errorEl?: HTMLElement }[]) {
+  for (const el of document.querySelectorAll('#ceremony [aria-invalid]')) el.removeAttribute('aria-invalid');
+  for (const id of ['signature-error', 'initials-error', 'consent-error']) $(id).hidden = true;
+  const summary = $('error-summary');
+  if (problems.length === 0) {
+    summary.hidden = true;
+    return;
+  }
+  const heading = document.createElement('p');
+  heading.textContent = problems.length === 1 ? 'There is a problem:' : 'There are problems:';
+  const list = document.createElement('ul');
+  for (const p of problems) {
+    const item = document.createElement('li');
+    if (p.control) {
+      const link = document.createElement('a');
+      link.href = `#${p.control.id}`;
+      link.textContent = p.message;
+      link.addEventListener('click', (e) => {
+        e.preventDefault();
+        p.control!.focus();
+      });
+      item.append(link);
+      p.control.setAttribute('aria-invalid', 'true');
+    } else item.textContent = p.message;
+    if (p.errorEl) {
+      p.errorEl.textContent = p.message;
+      p.errorEl.hidden = false;
+    }
+    list.append(item);
+  }
+  summary.replaceChildren(heading, list);
+  summary.hidden = false;
+  summary.focus();
+}
+
+async function finish(marks: Marks) {
+  const problems: Parameters<typeof showErrors>[0] = [];
+  const body: Record<string, unknown> = { consent: true };
+  if (marks.signature) {
+    if (marks.signature.mode() === 'draw') {
+      const png = marks.signature.pad.pngBase64();
+      if (png) body.signaturePng = png;
+      else problems.push({ message: 'Draw your signature, or choose Type and type your name.', control: $('signature-pad'), errorEl: $('signature-error') });
+    } else {
+      const name = $<HTMLInputElement>('typed-name').value.trim();
+      if (name) body.typedName = name;
+      else problems.push({ message: 'Type your full name to sign.', control: $('typed-name'), errorEl: $('signature-error') });
+    }
+  }
+  if (marks.initials?.mode() === 'draw') {
+    const png = marks.initials.pad.pngBase64();
+    if (png) body.initialsPng = png;
+    else problems.push({ message: 'Draw your initials, or choose "From my name".', control: $('initials-pad'), errorEl: $('initials-error') });
+  }
+  const fieldValues = Object.fromEntries([...marks.textInputs].map(([id, input]) => [id, input.value.trim()]).filter(([, v]) => v !== ''));
+  if (Object.keys(fieldValues).length > 0) body.fieldValues = fieldValues;
+  if (!$<HTMLInputElement>('consent').checked)
+    problems.push({ message: 'Tick the box to agree to sign electronically.', control: $('consent'), errorEl: $('consent-error') });
+  showErrors(problems);
+  if (problems.length > 0) return;
+
+  const button = $<HTMLButtonElement>('finish');
+  button.disabled = true;
+  $('finish-status').textContent = 'Signing…';
+  const res = await api('', body).catch(() => null);
+  $('finish-status').textContent = '';
+  button.disabled = false;
+  if (res?.ok) return show('done', $('done-title'));
+  if (!res) return showErrors([{ message: 'The signature could not be sent: check the connection and try again.' }]);
+  const problem = await problemOf(res);
+  if (res.status === 409) return showErrors([{ message: `This document is already signed with this link. ${problem.detail}` }]);
+  if ((res.status === 401 || res.status === 403 || res.status === 404) && accessToken) {
+    forgetAccess();
+    $('code-status').textContent = 'Your session has ended: ask for a new code to continue.';
+    return show('otp-step', $('send-code'));
+  }
+  if (res.status === 404) return show('unavailable', $('unavailable-title'));
+  showErrors([{ message: problem.detail }, ...problem.errors.map((message) => ({ message }))]);
+}
+
+void open();
