@@ -68,7 +68,7 @@ export async function startSignApiStandIn(): Promise<SignApiStandIn> {
   const known = new Set<string>(Object.values(TOKENS));
   const app = new Hono<AppEnv>();
 
-  app.route('/', signPageRoutes(async (_deps, token) => known.has(token)));
+  app.route('/', signPageRoutes(async (_deps, token) => (known.has(token) ? { codeFirst: token === TOKENS.otp } : null)));
   app.get('/hosted/:file', serveHostedScript);
 
   const api = '/api/public/sign-instance/:token';
