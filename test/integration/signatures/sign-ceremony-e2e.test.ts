@@ -5,7 +5,7 @@
 // desktop screen; the manager, whose link is refused until then, types the name on a phone-sized
 // touch screen. The sealed PDF is checked by qpdf, pdfsig and OpenSSL, its certificate by pdftotext.
 import { join } from 'node:path';
-import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../../api/server';
 import { client, type Who } from '../../support/app';
@@ -16,6 +16,7 @@ import { waitForMail } from '../../support/mail';
 import { newAddress } from '../../support/outbound';
 import { PNG_SIGNATURE } from '../../support/png';
 import { checkSealed, expectValidSeal, pdfText } from '../../support/seal';
+import { drawOn, openSigningPage } from '../../support/sign-browser';
 
 const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true };
 
@@ -45,18 +46,7 @@ describe('a sequential two-signer ceremony in Chromium, through the real API, en
   const pageUrl = (token: string) => `http://127.0.0.1:${server.port}/sign/${token}`;
   const detail = async (id: string) => (await api.get(`${CAMPAIGNS}/${id}`, editor)).json;
 
-  /** A signer's own browser context, with every console error and CSP violation collected. */
-  async function openAs(token: string, options: BrowserContextOptions = {}) {
-    const page = await (await browser.newContext(options)).newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    page.on('console', (m) => m.type() === 'error' && !m.location().url.endsWith('/favicon.ico') && errors.push(m.text()));
-    await page.addInitScript(() =>
-      document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`)),
-    );
-    const res = await page.goto(pageUrl(token));
-    return { page, errors, status: res!.status() };
-  }
+  const openAs = (token: string, options: BrowserContextOptions = {}) => openSigningPage(browser, pageUrl(token), options);
 
   /** The not-yet-armed link: the page answers 404 and so does the API. */
   async function expectRefused(token: string) {
@@ -65,15 +55,6 @@ describe('a sequential two-signer ceremony in Chromium, through the real API, en
     expect(await page.locator('h1').textContent()).toBe('This signing link is not available');
     await page.context().close();
     expectProblem(await api.get(`${SIGN_BASE}/${token}`, null), 404, 'signing-link-not-found');
-  }
-
-  async function drawWithMouse(page: Page) {
-    await page.locator('#signature-pad').scrollIntoViewIfNeeded();
-    const box = (await page.locator('#signature-pad').boundingBox())!;
-    await page.mouse.move(box.x + 20, box.y + box.height * 0.7);
-    await page.mouse.down();
-    for (let i = 1; i <= 12; i++) await page.mouse.move(box.x + 20 + i * 15, box.y + box.height * (0.7 - 0.4 * Math.sin(i / 2)), { steps: 2 });
-    await page.mouse.up();
   }
 
   it('employee draws and fills TEXT, the manager link opens only then, the manager types on a phone; the PDF is sealed and valid', async () => {
@@ -100,7 +81,7 @@ describe('a sequential two-signer ceremony in Chromium, through the real API, en
     expect(await employee.page.locator('.field-box').evaluateAll((boxes) => boxes.map((b) => (b as HTMLElement).dataset.fieldId))).toEqual(['f1', 'f2', 'f3', 'f4']);
     // Opened, not finished: the manager is still not armed.
     await expectRefused(token('manager'));
-    await drawWithMouse(employee.page);
+    await drawOn(employee.page, '#signature-pad');
     await employee.page.getByLabel('Text 1 (page 1)').fill('Berlin office');
     await employee.page.getByLabel(/I agree to sign this document electronically/).check();
     await employee.page.getByRole('button', { name: 'Finish and sign' }).click();
