@@ -320,6 +320,8 @@ describe('hosted signing page', () => {
 
   it('starts at the e-mail code step for an EMAIL_OTP signer, takes the code from the e-mail, then signs with the access token', async () => {
     const c = await campaign(otpDefinitionId);
+    // The page knows from its own check that this signer verifies by e-mail (the API's session says only 404).
+    expect(await (await fetch(`${base()}/sign/${c.buyer}`)).text()).toContain('"codeFirst":true');
     const { page, errors } = await openPage(c.buyer);
     const sessionAuth: (string | undefined)[] = [];
     const signAuth: (string | undefined)[] = [];
