@@ -16,6 +16,12 @@ export function signatureRoutes(documents: DocumentsRuntime) {
   app.route('/', instanceRoutes(documents));
   app.route('/', publicSignRoutes(documents));
   // The page opens exactly where the public session would: the same loader, without marking it opened.
-  app.route('/', signPageRoutes(async ({ db, clock }, token) => (await reachableSigner(db, token, clock?.() ?? new Date())) !== null));
+  app.route(
+    '/',
+    signPageRoutes(async ({ db, clock }, token) => {
+      const signer = await reachableSigner(db, token, clock?.() ?? new Date());
+      return signer && { codeFirst: signer.recipient.verify === 'EMAIL_OTP' };
+    }),
+  );
   return app;
 }

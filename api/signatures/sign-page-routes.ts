@@ -18,9 +18,11 @@ import { SIGN_PAGE_BODY, SIGN_PAGE_STYLE } from './sign-page-markup';
 /**
  * Whether `token` opens a signing session now: it exists, its instance is not cancelled or closed,
  * and its recipient is armed (or has signed: the API then answers 409 on POST). The same rule as
- * the public API's 404, from the session loader of the public signing routes.
+ * the public API's 404, from the session loader of the public signing routes. `codeFirst`: the
+ * recipient verifies by EMAIL_OTP, whose session the API refuses with its one 404 until a code is
+ * verified, so the page must start at the code step rather than read that 404 as a closed link.
  */
-export type SigningLinkCheck = (deps: AppDeps, token: string) => Promise<boolean>;
+export type SigningLinkCheck = (deps: AppDeps, token: string) => Promise<{ codeFirst: boolean } | null>;
 
 const SigningTokenPath = z.object({
   token: z
@@ -60,8 +62,9 @@ export function signPageRoutes(linkOpens: SigningLinkCheck) {
     // pdf.js renders in a worker of our own origin; nothing else may start one.
     c.header('Content-Security-Policy', `${contentSecurityPolicy(nonce, "frame-ancestors 'none'")}; worker-src 'self'`);
     const parsed = SigningTokenPath.safeParse({ token: c.req.param('token') });
-    if (!parsed.success || !(await linkOpens(c.get('deps'), parsed.data.token))) return unavailablePage(c, nonce);
-    const data: SignPageData = { apiUrl: `/api/public/sign-instance/${parsed.data.token}`, workerSrc: await pdfWorkerPath() };
+    const link = parsed.success ? await linkOpens(c.get('deps'), parsed.data.token) : null;
+    if (!parsed.success || !link) return unavailablePage(c, nonce);
+    const data: SignPageData = { apiUrl: `/api/public/sign-instance/${parsed.data.token}`, workerSrc: await pdfWorkerPath(), codeFirst: link.codeFirst };
     const scriptSrc = await hostedScriptPath('sign');
     return c.html(hostedPage({ title: 'Review and sign', nonce, body: SIGN_PAGE_BODY, style: SIGN_PAGE_STYLE, data, scriptSrc }), 200);
   });

@@ -14,6 +14,8 @@ export interface SignPageData {
   apiUrl: string;
   /** pdf.js's worker on our origin, by content hash. */
   workerSrc: string;
+  /** The recipient verifies by e-mail code: the API's session is one 404 until a code is verified. */
+  codeFirst: boolean;
 }
 
 interface Session {
@@ -67,15 +69,15 @@ function forgetAccess() {
 let ceremonyBuilt = false;
 
 async function open() {
+  if (page.codeFirst && !accessToken) return show('otp-step', $('send-code'));
   const res = await api('').catch(() => null);
   if (res?.ok && ceremonyBuilt) return show('ceremony', $('finish'));
   if (res?.ok) return ceremony((await res.json()) as Session);
-  if (res && [401, 403, 404].includes(res.status) && accessToken) {
+  if (res?.status === 404 && accessToken) {
     forgetAccess();
     return open();
   }
   if (res?.status === 404) return show('unavailable', $('unavailable-title'));
-  if (res && (res.status === 401 || res.status === 403)) return show('otp-step', $('send-code'));
   $('loading').textContent = res ? (await problemOf(res)).detail : 'The document could not be loaded. Check the connection and reload the page.';
 }
 
@@ -365,7 +367,7 @@ async function finish(marks: Marks) {
   if (!res) return showErrors([{ message: 'The signature could not be sent: check the connection and try again.' }]);
   const problem = await problemOf(res);
   if (res.status === 409) return showErrors([{ message: `This document is already signed with this link. ${problem.detail}` }]);
-  if ((res.status === 401 || res.status === 403 || res.status === 404) && accessToken) {
+  if (res.status === 404 && accessToken) {
     forgetAccess();
     $('code-status').textContent = 'Your session has ended: ask for a new code to continue.';
     return show('otp-step', $('send-code'));
