@@ -2,35 +2,17 @@
 // PATCH /{token}, POST /{token}/submit). No identity header: the instance token names the form,
 // the access token from verify opens it. Every refusal of either token is the same 404.
 import { createRoute, z } from '@hono/zod-openapi';
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import { requestCode, verifyCode } from '../../services/forms/recipient-access';
 import { autosaveRecipientForm, readRecipientForm, submitRecipientForm } from '../../services/forms/recipient-form';
-import { createPairedRateLimits, type SubmissionRateLimits } from '../../services/forms/submission-rate-limits';
 import { boundedBody } from '../body';
-import type { AppDeps } from '../deps';
 import type { AppEnv } from '../env';
-import { clientAddress } from '../middleware/client-address';
+import { codeRateLimit } from './code-rate-limit';
 import { createRouter, jsonBody, jsonContent, problemResponses, raises } from '../openapi';
 import { AccessHeader, AccessView, AutosaveBody, BEARER, RecipientFormView, RecipientSubmitBody, RecipientTokenPath, VerifyBody } from './outbound-schemas';
 
-const limitsOf = new WeakMap<AppDeps, SubmissionRateLimits>();
-
 /** Code requests and verifications share one pair of budgets (per address, per instance token). */
-const rateLimited: MiddlewareHandler<AppEnv> = raises(async (c, next) => {
-  const deps = c.get('deps');
-  let limits = limitsOf.get(deps);
-  if (!limits) {
-    limits = createPairedRateLimits(deps.db, {
-      prefix: 'forms-recipient',
-      perIpPerMinute: deps.settings['forms.rate-limit.recipient-per-ip-per-minute'],
-      perTokenPerMinute: deps.settings['forms.rate-limit.recipient-per-token-per-minute'],
-      refusal: 'Too many code requests; retry later',
-    });
-    limitsOf.set(deps, limits);
-  }
-  await limits.consume(clientAddress(c), c.req.param('token') ?? '');
-  await next();
-}, 'rate-limited');
+const rateLimited = codeRateLimit('forms-recipient');
 
 const bounded = raises(
   boundedBody((c) => c.get('deps').settings['forms.max-submission-bytes'], 'Recipient answers'),

@@ -2,38 +2,20 @@
 // code and verify. No identity header: the signing token names the recipient. The legacy paths
 // `/api/public/sign/{token}` are the same handlers. Every refusal of a token is one 404 body.
 import { createRoute, type RouteConfig } from '@hono/zod-openapi';
-import type { Context, MiddlewareHandler } from 'hono';
-import { createPairedRateLimits, type SubmissionRateLimits } from '../../services/forms/submission-rate-limits';
+import type { Context } from 'hono';
 import { openSession, sign, type SigningDocs } from '../../services/signatures/public-signing';
 import { requestSigningCode, verifySigningCode } from '../../services/signatures/signer-otp';
 import { boundedBody } from '../body';
-import type { AppDeps } from '../deps';
 import type { DocumentsRuntime } from '../documents/runtime';
 import type { AppEnv } from '../env';
 import { AccessView, BEARER, VerifyBody } from '../forms/outbound-schemas';
-import { clientAddress } from '../middleware/client-address';
+import { codeRateLimit } from '../forms/code-rate-limit';
 import { clientContext } from '../middleware/client-context';
 import { createRouter, jsonBody, jsonContent, problemResponses, raises } from '../openapi';
 import { SessionView, SignBody, SignedView, SignerAccessHeader, SigningTokenPath } from './instance-schemas';
 
-const limitsOf = new WeakMap<AppDeps, SubmissionRateLimits>();
-
 /** Code requests and verifications share the forms recipients' budgets (per address, per token). */
-const rateLimited: MiddlewareHandler<AppEnv> = raises(async (c, next) => {
-  const deps = c.get('deps');
-  let limits = limitsOf.get(deps);
-  if (!limits) {
-    limits = createPairedRateLimits(deps.db, {
-      prefix: 'signatures-signer',
-      perIpPerMinute: deps.settings['forms.rate-limit.recipient-per-ip-per-minute'],
-      perTokenPerMinute: deps.settings['forms.rate-limit.recipient-per-token-per-minute'],
-      refusal: 'Too many code requests; retry later',
-    });
-    limitsOf.set(deps, limits);
-  }
-  await limits.consume(clientAddress(c), c.req.param('token') ?? '');
-  await next();
-}, 'rate-limited');
+const rateLimited = codeRateLimit('signatures-signer');
 
 /** Two PNGs at the cap in base64, typed values and room for the envelope. */
 const bounded = raises(

@@ -25,3 +25,51 @@ export function sameHash(given: string, stored: string): boolean {
 }
 
 export const codeMatches = (code: string, salt: string, storedHash: string): boolean => sameHash(hashCode(code, salt), storedHash);
+
+/** The stored state of one code as `judgeCode` reads it (forms recipients and signers keep it alike). */
+export interface StoredCode {
+  codeHash: string | null;
+  codeSalt: string | null;
+  expiresAt: Date;
+  attempts: number;
+}
+
+export type CodeJudgement =
+  /** No live code: nothing to change. */
+  | { outcome: 'none' }
+  /** A wrong code: store `changes` (one more attempt; at the cap the code is dead). */
+  | { outcome: 'wrong'; changes: Pick<StoredCode, 'attempts'> & Partial<Pick<StoredCode, 'codeHash' | 'codeSalt'>> }
+  /** The right code, used up: store `changes`, give the recipient `accessToken` until `expiresAt`. */
+  | {
+      outcome: 'accepted';
+      accessToken: string;
+      expiresAt: Date;
+      changes: Pick<StoredCode, 'codeHash' | 'codeSalt' | 'attempts'> & { accessTokenHash: string; accessExpiresAt: Date };
+    };
+
+/**
+ * The one-time-code rule: a right code (constant time, within its expiry, before the attempt cap)
+ * is used up and gives an access token; a wrong one counts an attempt, and at `maxAttempts` the
+ * code is dead.
+ */
+export function judgeCode(stored: StoredCode | undefined, code: string, at: Date, limits: { maxAttempts: number; accessTtlMinutes: number }): CodeJudgement {
+  if (!stored || !stored.codeHash || !stored.codeSalt || stored.expiresAt.getTime() <= at.getTime()) return { outcome: 'none' };
+  const attempts = stored.attempts + 1;
+  if (!codeMatches(code, stored.codeSalt, stored.codeHash)) {
+    return { outcome: 'wrong', changes: attempts >= limits.maxAttempts ? { attempts, codeHash: null, codeSalt: null } : { attempts } };
+  }
+  const accessToken = newAccessToken();
+  const expiresAt = new Date(at.getTime() + limits.accessTtlMinutes * 60_000);
+  return {
+    outcome: 'accepted',
+    accessToken,
+    expiresAt,
+    changes: { codeHash: null, codeSalt: null, attempts, accessTokenHash: hashAccessToken(accessToken), accessExpiresAt: expiresAt },
+  };
+}
+
+/** The code limits of the settings (one rule for forms recipients and signers). */
+export const codeLimits = (settings: { 'forms.otp.max-attempts': number; 'forms.recipient.access-ttl-minutes': number }) => ({
+  maxAttempts: settings['forms.otp.max-attempts'],
+  accessTtlMinutes: settings['forms.recipient.access-ttl-minutes'],
+});

@@ -9,7 +9,7 @@ import { formInstances, formRecipientOtps } from '../../db/schema/forms';
 import { AppError } from '../../domain/errors';
 import { repairFormSchema } from '../../domain/forms/form-schema';
 import type { FormInstanceState } from '../../domain/forms/instance-states';
-import { codeMatches, hashAccessToken, hashCode, MAX_ACCESS_TOKEN_LENGTH, newAccessToken, newCode, newSalt, sameHash } from '../../domain/forms/otp';
+import { codeLimits, hashAccessToken, hashCode, judgeCode, MAX_ACCESS_TOKEN_LENGTH, newCode, newSalt, sameHash } from '../../domain/forms/otp';
 import { deliverCode } from './outbound-mail';
 import type { OutboundDeps } from './outbound-send';
 import { formDefinitionCapability as cap } from './form-definitions';
@@ -81,25 +81,12 @@ export async function verifyCode(deps: OutboundDeps, token: string, code: string
     const [row] = await tx.select().from(formInstances).where(byToken(token)).for('update');
     if (!reachable(deps, row, OPEN)) return { ok: false };
     const [otp] = await tx.select().from(formRecipientOtps).where(eq(formRecipientOtps.instanceId, row.id)).for('update');
-    const at = now(deps);
-    if (!otp || !otp.codeHash || !otp.codeSalt || otp.expiresAt.getTime() <= at.getTime()) return { ok: false };
-    if (!codeMatches(code, otp.codeSalt, otp.codeHash)) {
-      const attempts = otp.attempts + 1;
-      const dead = attempts >= deps.settings['forms.otp.max-attempts'];
-      await tx
-        .update(formRecipientOtps)
-        .set(dead ? { attempts, codeHash: null, codeSalt: null } : { attempts })
-        .where(eq(formRecipientOtps.id, otp.id));
-      return { ok: false };
-    }
-    const accessToken = newAccessToken();
-    const expiresAt = new Date(at.getTime() + deps.settings['forms.recipient.access-ttl-minutes'] * 60_000);
-    await tx
-      .update(formRecipientOtps)
-      .set({ codeHash: null, codeSalt: null, attempts: otp.attempts + 1, accessTokenHash: hashAccessToken(accessToken), accessExpiresAt: expiresAt })
-      .where(eq(formRecipientOtps.id, otp.id));
+    const judged = judgeCode(otp, code, now(deps), codeLimits(deps.settings));
+    if (judged.outcome === 'none') return { ok: false };
+    await tx.update(formRecipientOtps).set(judged.changes).where(eq(formRecipientOtps.id, otp!.id));
+    if (judged.outcome === 'wrong') return { ok: false };
     if (row.state === 'SENT') await updateFormInstance(tx, { tenantId: row.tenantId, id: row.id, version: row.version }, { state: 'OPENED' });
-    return { ok: true, accessToken, expiresAt };
+    return { ok: true, accessToken: judged.accessToken, expiresAt: judged.expiresAt };
   });
   if (!verdict.ok) throw recipientNotFound();
   return { accessToken: verdict.accessToken, expiresAt: verdict.expiresAt.toISOString() };

@@ -3,7 +3,7 @@
 // access token (SHA-256 stored) the session and the signature need. Every refusal is the one 404.
 import { eq, sql } from 'drizzle-orm';
 import { signatureRecipientOtps } from '../../db/schema/signature-instances';
-import { codeMatches, hashAccessToken, hashCode, newAccessToken, newCode, newSalt } from '../../domain/forms/otp';
+import { codeLimits, hashCode, judgeCode, newCode, newSalt } from '../../domain/forms/otp';
 import { recordEvent } from './instance-events';
 import { deliverSigningCode } from './ceremony-mail';
 import { recipientBox } from './recipient-box';
@@ -50,25 +50,12 @@ export async function verifySigningCode(deps: CampaignDeps, token: string, code:
   const { row, recipient } = signer;
   const verdict = await deps.db.transaction(async (tx) => {
     const [otp] = await tx.select().from(signatureRecipientOtps).where(eq(signatureRecipientOtps.recipientId, recipient.id)).for('update');
-    const at = now(deps);
-    if (!otp || !otp.codeHash || !otp.codeSalt || otp.expiresAt.getTime() <= at.getTime()) return null;
-    if (!codeMatches(code, otp.codeSalt, otp.codeHash)) {
-      const attempts = otp.attempts + 1;
-      const dead = attempts >= deps.settings['forms.otp.max-attempts'];
-      await tx
-        .update(signatureRecipientOtps)
-        .set(dead ? { attempts, codeHash: null, codeSalt: null } : { attempts })
-        .where(eq(signatureRecipientOtps.id, otp.id));
-      return null;
-    }
-    const accessToken = newAccessToken();
-    const expiresAt = new Date(at.getTime() + deps.settings['forms.recipient.access-ttl-minutes'] * 60_000);
-    await tx
-      .update(signatureRecipientOtps)
-      .set({ codeHash: null, codeSalt: null, attempts: otp.attempts + 1, accessTokenHash: hashAccessToken(accessToken), accessExpiresAt: expiresAt })
-      .where(eq(signatureRecipientOtps.id, otp.id));
+    const judged = judgeCode(otp, code, now(deps), codeLimits(deps.settings));
+    if (judged.outcome === 'none') return null;
+    await tx.update(signatureRecipientOtps).set(judged.changes).where(eq(signatureRecipientOtps.id, otp!.id));
+    if (judged.outcome === 'wrong') return null;
     await recordEvent(tx, recipientBox(deps.settings), { tenantId: row.tenantId, instanceId: row.id, action: 'otp_verified', signerId: recipient.signerId, client });
-    return { accessToken, expiresAt: expiresAt.toISOString() };
+    return { accessToken: judged.accessToken, expiresAt: judged.expiresAt.toISOString() };
   });
   if (!verdict) throw signingLinkNotFound();
   return verdict;
