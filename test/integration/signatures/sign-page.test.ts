@@ -2,114 +2,19 @@
 // (unknown, cancelled, not yet armed), the pages rendered by pdf.js, stepping through the
 // recipient's fields, a drawn signature arriving as a PNG in the document store, the typed path,
 // consent, the API's refusals (409 from a second tab, 400 for a typed name the page cannot vet,
-// 404 once the campaign is cancelled), the e-mail code step with the code from the real mail
-// catcher, a phone-sized screen with touch drawing, and basic accessibility rules. Every state
-// comes from a real campaign; no workflow runs (the buyer is the first signer, the seller stays
-// not armed), which is all these states need.
-import { GetObjectCommand } from '@aws-sdk/client-s3';
+// 404 once the campaign is cancelled). The code step, the phone screen and accessibility are in
+// sign-page-access.test.ts. Every state comes from a real campaign; no workflow runs (the buyer is
+// the first signer, the seller stays not armed), which is all these states need.
 import { sql } from 'drizzle-orm';
-import type { Browser, BrowserContextOptions, Page, Request } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../../api/server';
-import { physicalKey } from '../../../domain/documents/storage-key';
-import { client, type Who } from '../../support/app';
-import { launchChromium } from '../../support/browser';
-import { CAMPAIGNS, publishedDefinition, seedSignaturesTenant, SIGN_BASE, useCeremonyApp } from '../../support/ceremony';
-import { documentRow } from '../../support/documents';
+import type { Request } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { CAMPAIGNS, SIGN_BASE } from '../../support/ceremony';
 import { expectProblem } from '../../support/fixtures';
-import { codeIn, waitForMail } from '../../support/mail';
-import { newAddress } from '../../support/outbound';
-import { drawOn, openSigningPage } from '../../support/sign-browser';
-
-/** The buyer signs first (six fields over two pages), the seller second; the seller's field is never shown to the buyer. */
-const field = (id: string, signerId: string, type: string, page: number, [x, y, w, h]: number[]) => ({ id, signerId, type, page, x, y, w, h });
-const FIELDS = [
-  field('f-sig-1', 'buyer', 'SIGNATURE', 1, [72, 600, 200, 50]),
-  field('f-date', 'buyer', 'DATE', 1, [320, 610, 120, 30]),
-  field('f-text', 'buyer', 'TEXT', 1, [72, 200, 250, 28]),
-  field('f-seller', 'seller', 'SIGNATURE', 1, [320, 680, 200, 50]),
-  field('f-init', 'buyer', 'INITIALS', 2, [480, 720, 60, 36]),
-  field('f-name', 'buyer', 'NAME', 2, [72, 660, 200, 28]),
-  field('f-sig-2', 'buyer', 'SIGNATURE', 2, [72, 600, 200, 50]),
-];
-const BUYER_FIELDS = FIELDS.filter((f) => f.signerId === 'buyer');
-const pageSchema = (buyerVerify = 'NONE') => ({
-  signers: [
-    { id: 'buyer', label: 'Buyer', order: 1, verify: buyerVerify },
-    { id: 'seller', label: 'Seller', order: 2 },
-  ],
-  fields: FIELDS,
-  variables: [
-    { key: 'price', label: 'Price' },
-    { key: 'property', label: 'Property' },
-  ],
-  routing: 'sequential',
-});
-const PNG_MAGIC = '89504e470d0a1a0a';
+import { drawOn } from '../../support/sign-browser';
+import { BUYER_FIELDS, PNG_MAGIC, useSignPageWorld } from '../../support/sign-page-world';
 
 describe('hosted signing page', () => {
-  const ctx = useCeremonyApp();
-  const api = client(ctx);
-  let server: RunningServer;
-  let browser: Browser;
-  let editor: Who;
-  let definitionId: string;
-  let otpDefinitionId: string;
-
-  beforeAll(async () => {
-    const t = await seedSignaturesTenant(ctx);
-    editor = t.as('editor');
-    [definitionId, otpDefinitionId] = [await publishedDefinition(ctx, editor, pageSchema()), await publishedDefinition(ctx, editor, pageSchema('EMAIL_OTP'))];
-    server = await startServer(ctx.deps, 0, '127.0.0.1');
-    browser = await launchChromium(ctx.settings);
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
-  const base = () => `http://127.0.0.1:${server.port}`;
-
-  /** A fresh campaign: the buyer's link is armed, the seller's is not yet. */
-  async function campaign(definition = definitionId) {
-    const buyer = { signerId: 'buyer', name: 'Ada Lovelace', email: newAddress('buyer') };
-    const r = await api.post(CAMPAIGNS, editor, {
-      definitionId: definition,
-      recipients: [buyer, { signerId: 'seller', name: 'Sam Seller', email: newAddress('seller') }],
-      variables: { price: '250,000 EUR', property: 'Hauptstraße 1 <b>not bold</b>' },
-    });
-    expect(r.status, r.text).toBe(201);
-    const token = (signerId: string) => r.json.recipients.find((x: { signerId: string }) => x.signerId === signerId).token as string;
-    return { id: r.json.id as string, buyer: token('buyer'), seller: token('seller'), email: buyer.email };
-  }
-
-  const openPage = (token: string, options: BrowserContextOptions = {}) => openSigningPage(browser, `${base()}/sign/${token}`, options);
-  const ceremonyReady = (page: Page) => page.locator('.field-box').first().waitFor();
-
-  /** Clicks Finish and answers the signature request the browser sent. */
-  async function finishAndCapture(page: Page): Promise<Request> {
-    const [request] = await Promise.all([page.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname.startsWith(SIGN_BASE)), page.locator('#finish').click()]);
-    return request;
-  }
-
-  /** The bytes of a recipient's stored signature PNG (the document store, as the seal will read it). */
-  async function storedSignature(instanceId: string, signerId: string): Promise<Buffer> {
-    const [row] = (await ctx.db.db.execute(
-      sql`select signature_document_id as id from signature_recipients where instance_id = ${instanceId} and signer_id = ${signerId}`,
-    )) as unknown as { id: string }[];
-    const doc = (await documentRow(ctx, row!.id))!;
-    expect(doc).toMatchObject({ capability: 'SIGNATURES', ownerEntityId: instanceId });
-    const out = await ctx.deps.s3!.send(new GetObjectCommand({ Bucket: ctx.settings['s3.bucket'], Key: physicalKey(doc.tenantId, doc.storageKey), VersionId: doc.storageVersionId! }));
-    return Buffer.from(await out.Body!.transformToByteArray());
-  }
-
-  /** Types the name, initials from it, consents. */
-  async function typeAndConsent(page: Page, name = 'Ada Lovelace') {
-    await page.getByLabel('Type', { exact: true }).check();
-    await page.locator('#typed-name').fill(name);
-    await page.getByLabel('From my name').check();
-    await page.locator('#consent').check();
-  }
+  const { ctx, api, base, editor, campaign, openPage, ceremonyReady, finishAndCapture, storedSignature, typeAndConsent } = useSignPageWorld();
 
   it('answers the page with the hosted pages headers, the script and worker by hash', async () => {
     const { buyer } = await campaign();
@@ -148,7 +53,7 @@ describe('hosted signing page', () => {
   it('answers 404, page and API alike, for unknown, malformed, cancelled and not yet armed tokens', async () => {
     const open = await campaign();
     const cancelled = await campaign();
-    expect((await api.post(`${CAMPAIGNS}/${cancelled.id}/cancel`, editor)).status).toBe(200);
+    expect((await api.post(`${CAMPAIGNS}/${cancelled.id}/cancel`, editor())).status).toBe(200);
     for (const token of ['tokUnknown_0123456789abc', 'bad%21token', 'x'.repeat(101), cancelled.buyer, open.seller]) {
       const notFound = await fetch(`${base()}/sign/${token}`);
       expect(notFound.status, token).toBe(404);
@@ -310,119 +215,11 @@ describe('hosted signing page', () => {
     const { page, status } = await openPage(c.buyer);
     expect(status).toBe(200);
     await ceremonyReady(page);
-    expect((await api.post(`${CAMPAIGNS}/${c.id}/cancel`, editor)).status).toBe(200);
+    expect((await api.post(`${CAMPAIGNS}/${c.id}/cancel`, editor())).status).toBe(200);
     await typeAndConsent(page);
     await page.locator('#finish').click();
     await page.locator('#unavailable').waitFor();
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('unavailable-title');
     expect(await page.locator('#ceremony').isHidden()).toBe(true);
-  });
-
-  it('starts at the e-mail code step for an EMAIL_OTP signer, takes the code from the e-mail, then signs with the access token', async () => {
-    const c = await campaign(otpDefinitionId);
-    // The page knows from its own check that this signer verifies by e-mail (the API's session says only 404).
-    expect(await (await fetch(`${base()}/sign/${c.buyer}`)).text()).toContain('"codeFirst":true');
-    const { page, errors } = await openPage(c.buyer);
-    const sessionAuth: (string | undefined)[] = [];
-    const signAuth: (string | undefined)[] = [];
-    page.on('request', (r) => {
-      if (new URL(r.url()).pathname !== `${SIGN_BASE}/${c.buyer}`) return;
-      (r.method() === 'GET' ? sessionAuth : signAuth).push(r.headers().authorization);
-    });
-    await page.locator('#otp-step').waitFor();
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('send-code');
-    await page.getByRole('button', { name: 'E-mail me a code' }).click();
-    await expect.poll(() => page.locator('#code-status').textContent()).toContain('a code is on its way');
-    // No workflow runs here, so no invitation: the code mail, sent by the API itself, is the only one.
-    const [mail, ...more] = await waitForMail(c.email);
-    expect(more).toEqual([]);
-    const code = codeIn(mail!);
-    await page.getByLabel('Code from the e-mail').fill(code === '000000' ? '111111' : '000000');
-    await page.getByRole('button', { name: 'Open the document' }).click();
-    await expect.poll(() => page.locator('#code-error').textContent()).toContain('That code did not open the document');
-    expect(await page.locator('#code-error').textContent()).toContain('the code or access token is not valid');
-    expect(await page.locator('#code').getAttribute('aria-invalid')).toBe('true');
-    await page.getByLabel('Code from the e-mail').fill(code);
-    await page.getByRole('button', { name: 'Open the document' }).click();
-    await ceremonyReady(page);
-    // No session read before the code: the first one carries the access token.
-    expect(sessionAuth).toEqual([expect.stringMatching(/^Bearer .+/)]);
-    await typeAndConsent(page);
-    await page.locator('#finish').click();
-    await page.locator('#done').waitFor();
-    expect(signAuth).toEqual(sessionAuth);
-    // The tab keeps the session: a reload opens the document without a new code.
-    await page.reload();
-    await ceremonyReady(page);
-    expect(sessionAuth).toEqual([sessionAuth[0], sessionAuth[0]]);
-    // The refused code (the API's one 404) is the only failed load.
-    expect(errors.filter((e) => !/status of 404/.test(e))).toEqual([]);
-    expect(errors).toHaveLength(1);
-  });
-
-  it('fits a 390x844 phone screen without horizontal scrolling and draws by touch', async () => {
-    const c = await campaign();
-    const { page, errors } = await openPage(c.buyer, { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true });
-    await ceremonyReady(page);
-    await page.locator('#finish').scrollIntoViewIfNeeded();
-    const widths = await page.evaluate(() => ({
-      scroll: document.documentElement.scrollWidth,
-      client: document.documentElement.clientWidth,
-      pages: Array.from(document.querySelectorAll('.page')).map((p) => p.getBoundingClientRect().right),
-      pad: document.getElementById('signature-pad')!.getBoundingClientRect().right,
-    }));
-    expect(widths.client).toBe(390);
-    expect(widths.scroll).toBeLessThanOrEqual(widths.client);
-    for (const right of [...widths.pages, widths.pad]) expect(right).toBeLessThanOrEqual(390);
-
-    // A finger stroke through the DevTools protocol (touch events, as a phone sends them).
-    await page.locator('#signature-pad').scrollIntoViewIfNeeded();
-    const box = (await page.locator('#signature-pad').boundingBox())!;
-    const cdp = await page.context().newCDPSession(page);
-    const at = (i: number) => [{ x: box.x + 20 + i * 20, y: box.y + 40 + (i % 3) * 25 }];
-    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: at(0) });
-    for (let i = 1; i <= 12; i++) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: at(i) });
-    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
-    await expect.poll(() => page.locator('[data-field-id="f-sig-1"] img').count()).toBe(1);
-    await page.getByLabel('From my name').check();
-    await page.locator('#consent').check();
-    const request = await finishAndCapture(page);
-    await page.locator('#done').waitFor();
-    expect(Buffer.from(request.postDataJSON().signaturePng as string, 'base64').subarray(0, 8).toString('hex')).toBe(PNG_MAGIC);
-    expect((await storedSignature(c.id, 'buyer')).subarray(0, 8).toString('hex')).toBe(PNG_MAGIC);
-    expect(errors).toEqual([]);
-  });
-
-  it('passes basic accessibility rules: names for every control, unique ids, labels, language, one h1, no positive tabindex', async () => {
-    const { page } = await openPage((await campaign()).buyer);
-    await ceremonyReady(page);
-    const report = await page.evaluate(() => {
-      const problems: string[] = [];
-      const ids = Array.from(document.querySelectorAll('[id]')).map((e) => e.id);
-      for (const id of new Set(ids)) if (ids.filter((i) => i === id).length > 1) problems.push(`duplicate id ${id}`);
-      if (!document.documentElement.lang) problems.push('no lang');
-      if (document.querySelectorAll('h1').length !== 1) problems.push('not one h1');
-      const nameOf = (el: Element) =>
-        (el.getAttribute('aria-label') ??
-          (el.id ? Array.from(document.querySelectorAll(`label[for="${el.id}"]`)).map((l) => l.textContent).join(' ') : '') ??
-          '') || (el.tagName === 'BUTTON' ? el.textContent : '');
-      for (const el of document.querySelectorAll('input, button, select, textarea, canvas'))
-        if (!nameOf(el)?.trim()) problems.push(`no accessible name: ${el.outerHTML.slice(0, 80)}`);
-      for (const el of document.querySelectorAll('[aria-describedby]'))
-        for (const ref of el.getAttribute('aria-describedby')!.split(/\s+/)) if (!document.getElementById(ref)) problems.push(`missing describedby ${ref}`);
-      for (const el of document.querySelectorAll('[tabindex]')) if (Number(el.getAttribute('tabindex')) > 0) problems.push(`positive tabindex ${el.id}`);
-      for (const img of document.querySelectorAll('img')) if (!img.hasAttribute('alt')) problems.push('img without alt');
-      for (const fs of document.querySelectorAll('fieldset')) if (!fs.querySelector('legend')) problems.push('fieldset without legend');
-      return problems;
-    });
-    expect(report).toEqual([]);
-    // Every field box and control is reachable with the keyboard: Tab reaches the first box and Finish.
-    const reached = new Set<string>();
-    await page.locator('#page-title').focus();
-    for (let i = 0; i < 40; i++) {
-      await page.keyboard.press('Tab');
-      reached.add(await page.evaluate(() => (document.activeElement as HTMLElement).dataset.fieldId ?? document.activeElement!.id));
-    }
-    for (const id of ['next-field', 'f-text', 'f-init', 'signature-mode-draw', 'text-0', 'consent', 'finish']) expect(reached, id).toContain(id);
   });
 });
