@@ -4,19 +4,11 @@
 // from the page's top-left corner, so a box is placed in percentages of its page and follows the
 // page at any width.
 import { GlobalWorkerOptions, getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { SigningField } from '../../../domain/signatures/signing-schema';
 
-export type FieldType = 'SIGNATURE' | 'INITIALS' | 'DATE' | 'NAME' | 'TEXT';
-
-export interface SignField {
-  id: string;
-  signerId: string;
-  type: FieldType;
-  page: number;
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-}
+// The session's fields are the signing schema's own (a type-only import: nothing of it is bundled).
+export type { FieldType } from '../../../domain/signatures/signing-schema';
+export type SignField = SigningField;
 
 /** The pages are rendered at most this many CSS pixels wide (the page's own column). */
 const MAX_WIDTH = 1200;
