@@ -2,7 +2,8 @@
 // next one at once while batches find work or a NOTIFY arrived meanwhile, otherwise sleep until the
 // channel's NOTIFY or the polling fallback, whichever comes first. With `parallel` > 1 that many
 // loops run side by side (their claims skip each other's locked rows), so one slow batch does not
-// hold back the next; a NOTIFY wakes them all.
+// hold back the next. A NOTIFY wakes one sleeping loop, and a loop whose batch found work wakes one
+// more: a trickle of rows costs one claim each, a backlog soon has every loop claiming.
 import type postgres from 'postgres';
 
 export interface NotifiedLoopOptions {
@@ -29,7 +30,7 @@ export class NotifiedLoop {
   async start() {
     const listener = await this.o.sql.listen(this.o.channel, () => {
       this.notified = true;
-      this.wakeAll();
+      this.wakeOne();
     });
     this.unlisten = () => listener.unlisten();
     this.loops = Array.from({ length: Math.max(1, this.o.parallel ?? 1) }, () => this.run());
@@ -52,7 +53,9 @@ export class NotifiedLoop {
         this.o.onError(err);
       }
       if (this.stopped) break;
-      // A handled item may have released the next one (a workflow's next row, an instance's next event).
+      // A handled item may have released the next one (a workflow's next row, an instance's next event),
+      // and there may be more: another loop joins in.
+      if (handled > 0) this.wakeOne();
       if (handled > 0 || this.notified) continue;
       await new Promise<void>((resolve) => {
         const wake = () => {
@@ -64,6 +67,11 @@ export class NotifiedLoop {
         this.wakes.add(wake);
       });
     }
+  }
+
+  private wakeOne() {
+    const [wake] = this.wakes;
+    wake?.();
   }
 
   private wakeAll() {
