@@ -21,17 +21,12 @@ import { onError, onNotFound } from './middleware/errors';
 import { phoneRoutes } from './phone/routes';
 import { signatureRoutes } from './signatures/routes';
 import { requestContext } from './middleware/request-context';
-import { httpMetrics } from './middleware/metrics';
-import { traceRequests } from './middleware/tracing';
-import { activeTracing } from '../integrations/tracing/tracing';
 import { registerSecuritySchemes } from './openapi-security';
 
 /** The only place routes are mounted. */
 export function createApp(deps: AppDeps) {
   const app = new OpenAPIHono<AppEnv>();
-  // Outermost, so the request's span and figures cover everything below, log lines included.
-  if (activeTracing()) app.use('*', traceRequests);
-  if (deps.settings['metrics.port'] !== 0) app.use('*', httpMetrics);
+  // Outermost, so the request's id, span and figures cover everything below, log lines included.
   app.use('*', requestContext(deps));
   app.onError(onError);
   app.notFound(onNotFound);

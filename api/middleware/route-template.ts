@@ -1,8 +1,6 @@
-import { createMiddleware } from 'hono/factory';
 import { matchedRoutes } from 'hono/route';
 import type { Context } from 'hono';
-import { observeHttpRequest, UNMATCHED_ROUTE } from '../../integrations/metrics/http';
-import type { AppEnv } from '../env';
+import { UNMATCHED_ROUTE } from '../../integrations/metrics/http';
 
 /**
  * The route template that answered (`/api/documents/{id}` as registered, `:id` style), never the
@@ -14,10 +12,3 @@ export function routeTemplate(c: Context): string {
   for (let i = routes.length - 1; i >= 0; i--) if (routes[i]!.method !== 'ALL') return routes[i]!.path;
   return UNMATCHED_ROUTE;
 }
-
-/** Counts and times every request by method, route template and status class. */
-export const httpMetrics = createMiddleware<AppEnv>(async (c, next) => {
-  const started = performance.now();
-  await next();
-  observeHttpRequest(c.req.method, routeTemplate(c), c.res.status, (performance.now() - started) / 1000);
-});
