@@ -3,7 +3,7 @@
 // live: arm the next order group and mail its links when a group completes, remind on a durable
 // timer, expire at expiresAt. After the last signer: seal, and while the seal is FAILED retry on a
 // durable backoff timer or at once on `resealNow`. At the end, SignatureClosure.
-import { condition, defineQuery, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
+import { condition, continueAsNew, defineQuery, defineSignal, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { SignatureActivities } from '../activities/signatures';
 import { SignatureCeremonyProcess, type RecipientSigned, type SignatureCeremonyInput } from '../domain/signatures/ceremony-process';
 import type { SealState, SignatureInstanceState } from '../domain/signatures/instance-states';
@@ -16,8 +16,16 @@ export const resealNowSignal = defineSignal<[Record<string, never>]>(signals.res
 export interface SignatureCeremonyResult {
   status: SignatureInstanceState;
   sealStatus: SealState | null;
+  /** Seal attempts of this run (a run that continued as new starts again from 0). */
   sealAttempts: number;
 }
+
+/**
+ * Failed seal attempts one run makes before it continues as new. A seal that keeps failing (a
+ * timestamp authority down for days) must not grow one history without bound; the database is the
+ * record, so the next run reads the campaign as COMPLETED and goes straight to sealing.
+ */
+export const SEAL_ATTEMPTS_PER_RUN = 10;
 export const signatureCeremonyStateQuery = defineQuery<SignatureCeremonyResult>('signatureCeremonyState');
 
 const acts = proxyActivities<SignatureActivities>({
@@ -62,6 +70,8 @@ export async function signatureCeremony(input: SignatureCeremonyInput): Promise<
       result.sealStatus = await acts.sealSignatureInstance(tenantId, instanceId);
       if (result.sealStatus !== 'FAILED') break;
       if (!reseal) await condition(() => reseal, state.resealBackoffMs);
+      // After the wait, so the next run's first attempt is on time, not early.
+      if (result.sealAttempts >= SEAL_ATTEMPTS_PER_RUN || workflowInfo().continueAsNewSuggested) await continueAsNew<typeof signatureCeremony>(input);
     }
   }
   await acts.closeSignatureCeremony(tenantId, instanceId);

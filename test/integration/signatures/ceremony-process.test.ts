@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSignatureActivities } from '../../../activities/signatures';
 import { workflowIdFor } from '../../../domain/process-contract';
+import { SEAL_ATTEMPTS_PER_RUN, signatureCeremonyStateQuery } from '../../../workflows/signature-ceremony';
 import { client, type Who } from '../../support/app';
 import {
   CAMPAIGNS,
@@ -130,6 +131,38 @@ describe('the signatureCeremony process', () => {
     expect(await handle(c.id).result()).toMatchObject({ status: 'COMPLETED', sealStatus: 'SEALED', sealAttempts: 2 });
     expect((await ctx.app.request(`${CAMPAIGNS}/${c.id}/signed.pdf`, { headers: { 'X-User-Id': 'editor', 'X-Tenant-Id': t.id } })).status).toBe(200);
     expectProblem(await api.post(`${CAMPAIGNS}/${c.id}/seal`, editor), 409, 'signature-state-conflict');
+  });
+
+  it(`a seal that keeps failing continues as new after ${SEAL_ATTEMPTS_PER_RUN} attempts, and the next run still seals`, async () => {
+    const c = await start();
+    world.sealer.failing = true;
+    const firstRun = (await running(c.id))!.runId;
+    const now = async () => {
+      // A run answers the query once its first activity told it the campaign's state.
+      const state = await handle(c.id).query(signatureCeremonyStateQuery).catch(() => ({ sealAttempts: 0, sealStatus: null }));
+      return { run: (await handle(c.id).describe()).runId, attempts: state.sealAttempts, seal: state.sealStatus };
+    };
+    try {
+      await signAll(c);
+      await eventually(() => detail(c.id), (d) => d.sealStatus === 'FAILED');
+      // Each re-seal asks for one more attempt (409 while one is under way); the run changes after the cap.
+      for (let i = 0; i < SEAL_ATTEMPTS_PER_RUN * 3 && (await now()).run === firstRun; i++) {
+        const before = await now();
+        await api.post(`${CAMPAIGNS}/${c.id}/seal`, editor);
+        await eventually(now, (x) => x.run !== firstRun || x.attempts > before.attempts);
+      }
+      expect((await now()).run).not.toBe(firstRun);
+      const first = await world.worker.client.workflow.getHandle(handle(c.id).workflowId, firstRun).describe();
+      expect(first.status.name).toBe('CONTINUED_AS_NEW');
+      // The next run read the campaign as COMPLETED and went straight to sealing.
+      await eventually(now, (x) => x.attempts === 1 && x.seal === 'FAILED');
+    } finally {
+      world.sealer.failing = false;
+    }
+    await eventually(() => detail(c.id), (d) => d.sealStatus === 'FAILED');
+    expect((await api.post(`${CAMPAIGNS}/${c.id}/seal`, editor)).status).toBe(202);
+    await eventually(() => detail(c.id), (d) => d.sealStatus === 'SEALED');
+    expect(await handle(c.id).result()).toMatchObject({ status: 'COMPLETED', sealStatus: 'SEALED' });
   });
 
   it('EMAIL_OTP: the session needs the code from the e-mail; a wrong code, no or a wrong access token is the one 404', async () => {
