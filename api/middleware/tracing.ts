@@ -29,21 +29,25 @@ export function openRequestSpan(c: Context<AppEnv>) {
   const span = tracer.startSpan(c.req.method, { kind: SpanKind.SERVER, attributes: { 'http.request.method': c.req.method } }, parent);
   const active = carried || span.isRecording() || !READS.has(c.req.method);
   const { traceId, spanId } = span.spanContext();
+
+  async function runInSpan(answer: () => Promise<void>) {
+    try {
+      await context.with(trace.setSpan(parent, span), answer);
+    } finally {
+      // An unsampled span records nothing: naming it would only cost the request time.
+      if (span.isRecording()) {
+        const route = routeTemplate(c);
+        span.updateName(`${c.req.method} ${route}`);
+        span.setAttributes({ 'http.route': route, 'http.response.status_code': c.res.status });
+        if (c.res.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+      }
+      span.end();
+    }
+  }
+
   return {
     logIds: active ? undefined : { traceId, spanId },
-    async run(answer: () => Promise<void>) {
-      try {
-        await (active ? context.with(trace.setSpan(parent, span), answer) : answer());
-      } finally {
-        // An unsampled span records nothing: naming it would only cost the request time.
-        if (span.isRecording()) {
-          const route = routeTemplate(c);
-          span.updateName(`${c.req.method} ${route}`);
-          span.setAttributes({ 'http.route': route, 'http.response.status_code': c.res.status });
-          if (c.res.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
-        }
-        span.end();
-      }
-    },
+    /** An inactive span is unsampled: ending it would do nothing, so it gets no wrapper either. */
+    run: (answer: () => Promise<void>): Promise<void> => (active ? runInSpan(answer) : answer()),
   };
 }
