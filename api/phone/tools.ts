@@ -59,7 +59,7 @@ export async function runToolCalls(
       const value = await handler(call.arguments, { ...ctx, toolCallId: call.id, signal: controller.signal });
       if (!controller.signal.aborted) results[i] = toolResult(call.id, call.name, value);
     } catch (err) {
-      ctx.log.warn({ tool: call.name, toolCallId: call.id, err: err instanceof Error ? err.message : String(err) }, 'tool failed');
+      ctx.log.warn({ tool: call.name, toolCallId: call.id, err }, 'tool failed');
       if (!controller.signal.aborted) results[i] = toolError(call.id, call.name, err);
     }
   });

@@ -99,7 +99,7 @@ export function webhookRoutes() {
       try {
         body = await c.req.text();
       } catch (err) {
-        log.warn({ err: err instanceof Error ? err.message : String(err) }, 'webhook body could not be read');
+        log.warn({ err }, 'webhook body could not be read');
       }
       const answer = await handleServerMessage(deps, log, parseServerMessage(body), deadline);
       return c.json(answer, 200);
