@@ -307,6 +307,16 @@ export const settingDefs = {
   'forms.otp.max-attempts': def(int(1, 100), '5', 'Wrong codes a recipient may try; after that the code is dead and a new one must be requested.'),
   'forms.otp.resend-cooldown-seconds': def(int(0, 86_400), '60', 'Within this time of the last code, a new code request sends no mail (the answer is the same 202).'),
   'forms.recipient.access-ttl-minutes': def(int(1, 1440), '60', 'Lifetime of the access token a verified code gives (fixed, not sliding); afterwards the recipient verifies a new code.'),
+  'forms.rate-limit.attachments-per-ip-per-minute': def(
+    int(1, 1_000_000),
+    '30',
+    'Embed attachment uploads accepted per client address per minute (a browser mints its own session, so the per-session cap alone bounds nothing); above it 429 `rate-limited` with Retry-After.',
+  ),
+  'forms.rate-limit.attachments-per-token-per-minute': def(
+    int(1, 1_000_000),
+    '600',
+    'Embed attachment uploads accepted per embed token per minute; above it 429 `rate-limited` with Retry-After.',
+  ),
   'forms.rate-limit.recipient-per-ip-per-minute': def(int(1, 1_000_000), '30', 'Recipient code requests and verifications accepted per client address per minute; above it 429 `rate-limited` with Retry-After.'),
   'forms.rate-limit.recipient-per-token-per-minute': def(int(1, 1_000_000), '20', 'Recipient code requests and verifications accepted per instance token per minute; above it 429 `rate-limited` with Retry-After.'),
   'forms.expiry-sweep.enabled': def(bool, 'false', 'Create (or resume) the Temporal Schedule of the formExpirySweep workflow at worker start-up (off by default, like every platform schedule: turn it on in one deployment). Without it an instance past expiresAt is still refused to its recipient; only its state stays open.'),

@@ -18,9 +18,19 @@ import { createRouter, jsonBody, jsonContent, problemResponses, uuidParam } from
 import type { DocumentsRuntime } from './runtime';
 import { EmbedHeaders, embedToken, LinkBody, LinkResult, PublicAttachment, publicAttachment } from './public-schemas';
 import { uploadDocument } from './upload';
+import { pairedRateLimit } from '../middleware/paired-rate-limit';
 
 const tags = ['Forms: embed attachments'];
 const BASE = '/api/public/documents';
+
+/** Uploads take storage: budgets per client address and per embed token, before any byte is read. */
+const uploadRateLimited = pairedRateLimit({
+  prefix: 'forms-embed-attachment',
+  perIpPerMinute: (s) => s['forms.rate-limit.attachments-per-ip-per-minute'],
+  perTokenPerMinute: (s) => s['forms.rate-limit.attachments-per-token-per-minute'],
+  refusal: 'Too many attachment uploads; retry later',
+  token: (c) => c.req.header('x-embed-token') ?? '',
+});
 
 const session = (c: Context<AppEnv>, processRef = c.req.header('x-embed-session')): Promise<EmbedSession> => {
   const { db, settings } = c.get('deps');
@@ -40,14 +50,15 @@ export function publicDocumentRoutes(rt: DocumentsRuntime) {
     description:
       'The file is stored as a FORMS `FORM_ATTACHMENT` under the session processRef. One slot of `forms.embed-attachments-per-session` ' +
       'is taken before any byte is stored (409 `embed-attachment-cap-reached` when full; a failed upload gives it back); the file is capped at ' +
-      'the lower of `forms.embed-attachment-max-bytes` and `docstore.max-bytes`, counted on the stream (413). After /link: 409 `embed-attachments-linked`.',
+      'the lower of `forms.embed-attachment-max-bytes` and `docstore.max-bytes`, counted on the stream (413). After /link: 409 `embed-attachments-linked`. ' +
+      'Uploads are budgeted per client address and per embed token per minute (`forms.rate-limit.attachments-per-ip-per-minute`, `...-per-token-per-minute`): above either, 429 `rate-limited` with Retry-After.',
     request: {
       headers: EmbedHeaders,
       body: { required: true, content: { 'multipart/form-data': { schema: z.object({ file: z.string().openapi({ format: 'binary' }) }) } } },
     },
-    responses: { 201: jsonContent(PublicAttachment, 'Stored; READY, QUARANTINED, or PENDING while a scan retry runs'), ...problemResponses(400, 404, 409, 413, 503) },
+    responses: { 201: jsonContent(PublicAttachment, 'Stored; READY, QUARANTINED, or PENDING while a scan retry runs'), ...problemResponses(400, 404, 409, 413, 429, 503) },
   });
-  app.post(BASE, async (c) => {
+  app.post(BASE, uploadRateLimited, async (c) => {
     const s = await session(c);
     const { db, settings } = c.get('deps');
     await reserveAttachment(db, s, settings['forms.embed-attachments-per-session']);

@@ -16,6 +16,7 @@ describe('embed attachments (/api/public/documents)', () => {
   const ctx = useTestApp({
     'forms.embed-key': EMBED_KEY,
     'forms.rate-limit.per-ip-per-minute': 100_000,
+    'forms.rate-limit.attachments-per-ip-per-minute': 100_000,
     'forms.embed-attachments-per-session': CAP,
     'forms.embed-attachment-max-bytes': 32 * 1024,
     deps: { s3 },
