@@ -5,12 +5,9 @@
 // signing session and the seal.
 import { Readable } from 'node:stream';
 import { workflowIdFor } from '../../domain/process-contract';
-import { physicalKey } from '../../domain/documents/storage-key';
 import { AppError } from '../../domain/errors';
 import { SignatureCeremonyProcess, SIGNATURES_CAPABILITY } from '../../domain/signatures/ceremony-process';
-import type { DocumentObjectStore } from '../../integrations/docstore/object-store';
 import type { RegistryCaller, WorkflowCaller } from '../documents/registry-caller';
-import type { RegistryClient } from '../documents/registry-client';
 import { storeDocument, type StoreDocumentDeps } from '../documents/store-document';
 
 export const ceremonyCaller = (tenantId: string, instanceId: string): WorkflowCaller => ({
@@ -19,15 +16,6 @@ export const ceremonyCaller = (tenantId: string, instanceId: string): WorkflowCa
   capability: SIGNATURES_CAPABILITY,
   workflowId: workflowIdFor(SignatureCeremonyProcess.capability, tenantId, instanceId),
 });
-
-export async function readDocumentBytes(registry: RegistryClient, store: DocumentObjectStore | undefined, caller: RegistryCaller, docId: string): Promise<Buffer> {
-  if (!store) throw new AppError('storage-unavailable', 'Object storage is not configured on this node');
-  const r = await registry.resolve(caller, docId);
-  const read = await store.read(physicalKey(caller.tenantId, r.storageKey), r.storageVersionId);
-  const chunks: Buffer[] = [];
-  for await (const chunk of read.body) chunks.push(Buffer.from(chunk as Uint8Array));
-  return Buffer.concat(chunks);
-}
 
 /** Stores bytes of the campaign; a quarantined mark or PDF is refused (the caller records why). */
 export async function storeCeremonyDocument(
