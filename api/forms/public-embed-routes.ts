@@ -1,15 +1,11 @@
 // The public embed API (spec: GET /api/public/embed/{token}, POST .../submit). No identity header:
 // the tenant comes from the signed token. Every refusal of a token is the same 404.
 import { createRoute, z } from '@hono/zod-openapi';
-import type { MiddlewareHandler } from 'hono';
 import { EMBED_TOKEN_PATTERN, MAX_EMBED_TOKEN_LENGTH } from '../../domain/forms/embed-token';
 import { settingDefs } from '../../domain/settings';
 import { readEmbeddedForm, submitEmbedded } from '../../services/forms/public-intake';
-import { createSubmissionRateLimits, type SubmissionRateLimits } from '../../services/forms/submission-rate-limits';
 import { boundedBody } from '../body';
-import type { AppDeps } from '../deps';
-import type { AppEnv } from '../env';
-import { clientAddress } from '../middleware/client-address';
+import { pairedRateLimit } from '../middleware/paired-rate-limit';
 import { DATA_BOUNDS } from './render-routes';
 import { createRouter, jsonBody, jsonContent, problemResponses, raises } from '../openapi';
 import { boundedMap, credentialParam, text } from '../vocabulary';
@@ -44,16 +40,14 @@ const SubmitBody = z
   })
   .openapi('EmbedSubmission');
 
-const limitsOf = new WeakMap<AppDeps, SubmissionRateLimits>();
-
 /** Rule 1 first: both budgets are spent before the body is read. */
-const rateLimited: MiddlewareHandler<AppEnv> = raises(async (c, next) => {
-  const deps = c.get('deps');
-  let limits = limitsOf.get(deps);
-  if (!limits) limitsOf.set(deps, (limits = createSubmissionRateLimits(deps.db, deps.settings)));
-  await limits.consume(clientAddress(c), c.req.param('token') ?? '');
-  await next();
-}, 'rate-limited');
+const rateLimited = pairedRateLimit({
+  prefix: 'forms-embed',
+  perIpPerMinute: (s) => s['forms.rate-limit.per-ip-per-minute'],
+  perTokenPerMinute: (s) => s['forms.rate-limit.per-token-per-minute'],
+  refusal: 'Too many submissions; retry later',
+  token: (c) => c.req.param('token') ?? '',
+});
 
 /** Rule 2's payload bound, counted on the stream (a lying or absent Content-Length changes nothing). */
 const boundedSubmission = raises(

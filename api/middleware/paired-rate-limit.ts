@@ -2,7 +2,7 @@
 // embed token, counted in PostgreSQL so every API node shares them; above either, 429 `rate-limited`.
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Settings } from '../../domain/settings';
-import { createPairedRateLimits, type SubmissionRateLimits } from '../../services/forms/submission-rate-limits';
+import { createPairedRateLimits, type PairedRateLimits } from '../../services/forms/paired-rate-limits';
 import type { AppDeps } from '../deps';
 import type { AppEnv } from '../env';
 import { raises } from '../openapi';
@@ -20,7 +20,7 @@ export interface PairedRateLimit {
 }
 
 export function pairedRateLimit(o: PairedRateLimit): MiddlewareHandler<AppEnv> {
-  const limitsOf = new WeakMap<AppDeps, SubmissionRateLimits>();
+  const limitsOf = new WeakMap<AppDeps, PairedRateLimits>();
   return raises(async (c, next) => {
     const deps = c.get('deps');
     let limits = limitsOf.get(deps);

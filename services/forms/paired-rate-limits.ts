@@ -1,15 +1,14 @@
-// Spec rule 1: per-IP and per-token limits on public embed submissions, counted in PostgreSQL
+// Per-IP and per-token budgets of the public routes (spec rule 1 for embed submissions; the
+// one-time-code routes and embed attachment uploads alike), counted in PostgreSQL
 // (rate-limiter-flexible's RateLimiterDrizzle on the platform's own drizzle client) so every API
-// node shares one budget and nothing beyond the database is needed. The recipient code routes
-// use the same pair of budgets with their own settings.
+// node shares one budget and nothing beyond the database is needed.
 import { createHash } from 'node:crypto';
 import { RateLimiterDrizzle, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Db } from '../../db/client';
 import { rateLimits } from '../../db/schema/rate-limits';
 import { AppError } from '../../domain/errors';
-import type { Settings } from '../../domain/settings';
 
-export interface SubmissionRateLimits {
+export interface PairedRateLimits {
   /** Spends one point of both budgets; throws 429 `rate-limited` (with `retryAfterSeconds`) when either is spent. */
   consume(clientAddress: string, token: string): Promise<void>;
 }
@@ -18,7 +17,7 @@ export interface SubmissionRateLimits {
 export function createPairedRateLimits(
   db: Db,
   p: { prefix: string; perIpPerMinute: number; perTokenPerMinute: number; refusal: string },
-): SubmissionRateLimits {
+): PairedRateLimits {
   const limiter = (keyPrefix: string, points: number) =>
     new RateLimiterDrizzle({ storeClient: db, schema: rateLimits, keyPrefix, points, duration: 60 });
   const perIp = limiter(`${p.prefix}-ip`, p.perIpPerMinute);
@@ -41,11 +40,3 @@ export function createPairedRateLimits(
     },
   };
 }
-
-export const createSubmissionRateLimits = (db: Db, settings: Settings): SubmissionRateLimits =>
-  createPairedRateLimits(db, {
-    prefix: 'forms-embed',
-    perIpPerMinute: settings['forms.rate-limit.per-ip-per-minute'],
-    perTokenPerMinute: settings['forms.rate-limit.per-token-per-minute'],
-    refusal: 'Too many submissions; retry later',
-  });
