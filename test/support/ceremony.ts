@@ -79,6 +79,14 @@ export async function startCeremonyWorld(ctx: TestContext): Promise<CeremonyWorl
 
 export const seedSignaturesTenant = (ctx: TestContext) => seedDefinitionTenant(ctx, 'SIGNATURES');
 
+/** A ceremony world, a SIGNATURES tenant with its editor, and a published definition to start campaigns of. */
+export async function openCampaignWorld(ctx: TestContext) {
+  const world = await startCeremonyWorld(ctx);
+  const t = await seedSignaturesTenant(ctx);
+  const editor = t.as('editor');
+  return { world, t, editor, definitionId: await publishedDefinition(ctx, editor) };
+}
+
 /** Polls `read` until `done` holds (the ceremony works asynchronously). */
 export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

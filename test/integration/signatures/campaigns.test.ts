@@ -12,7 +12,7 @@ import {
   publishedDefinition,
   seedSignaturesTenant,
   SIGN_BASE,
-  startCeremonyWorld,
+  openCampaignWorld,
   useCeremonyApp,
   type CeremonyWorld,
 } from '../../support/ceremony';
@@ -34,11 +34,8 @@ describe('signing campaigns', () => {
   let editor: Who;
 
   beforeAll(async () => {
-    world = await startCeremonyWorld(ctx);
-    t = await seedSignaturesTenant(ctx);
+    ({ world, t, editor, definitionId } = await openCampaignWorld(ctx));
     other = await seedSignaturesTenant(ctx);
-    editor = t.as('editor');
-    definitionId = await publishedDefinition(ctx, editor);
   }, 120_000);
   afterAll(async () => {
     await world?.stop();

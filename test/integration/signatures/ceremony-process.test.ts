@@ -18,7 +18,7 @@ import {
   publishedDefinition,
   seedSignaturesTenant,
   SIGN_BASE,
-  startCeremonyWorld,
+  openCampaignWorld,
   useCeremonyApp,
   type CeremonyWorld,
 } from '../../support/ceremony';
@@ -40,10 +40,7 @@ describe('the signatureCeremony process', () => {
   let definitionId: string;
 
   beforeAll(async () => {
-    world = await startCeremonyWorld(ctx);
-    t = await seedSignaturesTenant(ctx);
-    editor = t.as('editor');
-    definitionId = await publishedDefinition(ctx, editor);
+    ({ world, t, editor, definitionId } = await openCampaignWorld(ctx));
   }, 120_000);
   afterAll(async () => {
     await world?.stop();
