@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../../api/server';
 import { client, type Who } from '../../support/app';
 import { launchChromium } from '../../support/browser';
-import { CAMPAIGNS, eventually, publishedDefinition, seedSignaturesTenant, SIGN_BASE, startCeremonyWorld, useCeremonyApp, type CeremonyWorld } from '../../support/ceremony';
+import { CAMPAIGNS, eventually, openCampaignWorld, SIGN_BASE, useCeremonyApp, type CeremonyWorld } from '../../support/ceremony';
 import { expectProblem } from '../../support/fixtures';
 import { waitForMail } from '../../support/mail';
 import { newAddress } from '../../support/outbound';
@@ -30,10 +30,7 @@ describe('a sequential two-signer ceremony in Chromium, through the real API, en
   let definitionId: string;
 
   beforeAll(async () => {
-    world = await startCeremonyWorld(ctx);
-    const t = await seedSignaturesTenant(ctx);
-    editor = t.as('editor');
-    definitionId = await publishedDefinition(ctx, editor);
+    ({ world, editor, definitionId } = await openCampaignWorld(ctx));
     server = await startServer(ctx.deps, 0, '127.0.0.1');
     browser = await launchChromium(ctx.settings);
   }, 120_000);
