@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { PDFDocument, rgb } from 'pdf-lib';
 import * as pkijs from 'pkijs';
+import { AppError } from '../../domain/errors';
 import type { SealSettings } from '../../integrations/seal/seal';
 import { issue, makeRoot, openssl } from '../stand-ins/tsa/openssl-ca';
 import type { TsaStandIn } from '../stand-ins/tsa/server';
@@ -179,3 +180,10 @@ export async function wordsOn(file: string, page: number): Promise<Array<{ text:
 }
 
 export const pdfText = async (file: string) => (await run('pdftotext', ['-layout', file, '-'])).out;
+
+/** The AppError a sealing promise is rejected with (failing the test when it resolves or throws anything else). */
+export async function sealRejection(p: Promise<unknown>): Promise<AppError> {
+  const err = await p.then(() => undefined, (e: unknown) => e);
+  expect(err).toBeInstanceOf(AppError);
+  return err as AppError;
+}

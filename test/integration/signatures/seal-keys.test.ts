@@ -13,7 +13,7 @@ import type { SealRequest } from '../../../domain/signatures/seal-contract';
 import { DEV_CHAIN_DIR } from '../../../integrations/seal/dev-chain';
 import { createSealer } from '../../../integrations/seal/seal';
 import { startTsa, type TsaStandIn } from '../../stand-ins/tsa/server';
-import { checkSealed, makeOrgChain, sealSettings, type OrgChain } from '../../support/seal';
+import { checkSealed, makeOrgChain, sealSettings, sealRejection, type OrgChain } from '../../support/seal';
 
 let dir: string;
 let tsa: TsaStandIn;
@@ -33,12 +33,6 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const rejection = async (p: Promise<unknown>) => {
-  const err = await p.then(() => undefined, (e: unknown) => e);
-  expect(err).toBeInstanceOf(AppError);
-  return err as AppError;
-};
-
 describe('seal keys and trust modes', () => {
   it.each([
     ['OpenSSL 3 defaults (PBES2, AES-256-CBC, HMAC-SHA256 MAC)', () => org.modernP12],
@@ -55,7 +49,7 @@ describe('seal keys and trust modes', () => {
   it('answers signing-key-unreadable (503) for a wrong password or bytes that are not PKCS#12, without echoing them', async () => {
     for (const overrides of [{ 'signatures.pkcs12-password': 'not-the-password-7f3a' }, { 'signatures.pkcs12-base64': Buffer.from('not a pfx').toString('base64') }]) {
       const sealer = createSealer({ settings: sealSettings(tsa, org, dir, overrides), logger: silent });
-      const err = await rejection(sealer(req));
+      const err = await sealRejection(sealer(req));
       expect(err.code).toBe('signing-key-unreadable');
       expect(err.status).toBe(503);
       expect(err.detail).not.toContain('not-the-password-7f3a');
@@ -66,7 +60,7 @@ describe('seal keys and trust modes', () => {
   it('answers trust-mode-not-available (501) in qtsp mode and asks no authority', async () => {
     const before = tsa.requests();
     const sealer = createSealer({ settings: sealSettings(tsa, org, dir, { 'signatures.trust-mode': 'qtsp' }), logger: silent });
-    const err = await rejection(sealer(req));
+    const err = await sealRejection(sealer(req));
     expect(err.code).toBe('trust-mode-not-available');
     expect(err.status).toBe(501);
     expect(tsa.requests()).toBe(before);

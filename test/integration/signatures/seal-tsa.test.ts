@@ -7,11 +7,10 @@ import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppError } from '../../../domain/errors';
 import type { SealRequest } from '../../../domain/signatures/seal-contract';
 import { createSealer } from '../../../integrations/seal/seal';
 import { startTsa, type TsaStandIn } from '../../stand-ins/tsa/server';
-import { checkSealed, makeOrgChain, sealSettings, type OrgChain } from '../../support/seal';
+import { checkSealed, makeOrgChain, sealSettings, sealRejection, type OrgChain } from '../../support/seal';
 
 let dir: string;
 let good: TsaStandIn;
@@ -44,12 +43,6 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const rejection = async (p: Promise<unknown>) => {
-  const err = await p.then(() => undefined, (e: unknown) => e);
-  expect(err).toBeInstanceOf(AppError);
-  return err as AppError;
-};
-
 describe('seal timestamp authority', () => {
   it('tries the fallbacks in order after a refused connection and a 503, and seals with the first valid token', async () => {
     const [goodBefore, failingBefore] = [good.requests(), failing.requests()];
@@ -64,7 +57,7 @@ describe('seal timestamp authority', () => {
 
   it('answers timestamp-unavailable (502) and makes no PDF when no authority gives a token', async () => {
     const settings = sealSettings(good, org, dir, { 'signatures.tsa-url': closedUrl, 'signatures.tsa-fallback-urls': [failing.url] });
-    const err = await rejection(createSealer({ settings, logger: silent })(req));
+    const err = await sealRejection(createSealer({ settings, logger: silent })(req));
     expect(err.code).toBe('timestamp-unavailable');
     expect(err.status).toBe(502);
     expect(err.detail).toContain('HTTP 503');
@@ -75,7 +68,7 @@ describe('seal timestamp authority', () => {
     const liar = await startTsa();
     try {
       liar.behave('alter-nonce');
-      const err = await rejection(createSealer({ settings: sealSettings(liar, org, dir), logger: silent })(req));
+      const err = await sealRejection(createSealer({ settings: sealSettings(liar, org, dir), logger: silent })(req));
       expect(err.code).toBe('timestamp-unavailable');
       expect(err.detail).toContain('nonce not echoed');
       expect(liar.requests()).toBe(1);
@@ -91,7 +84,7 @@ describe('seal timestamp authority', () => {
     try {
       const url = `http://127.0.0.1:${(silentServer.address() as { port: number }).port}/`;
       const settings = sealSettings(good, org, dir, { 'signatures.tsa-url': url, 'signatures.tsa-timeout-ms': 300 });
-      const err = await rejection(createSealer({ settings, logger: silent })(req));
+      const err = await sealRejection(createSealer({ settings, logger: silent })(req));
       expect(err.code).toBe('timestamp-unavailable');
       expect(err.detail).toContain('aborted due to timeout');
       expect(sockets.length).toBe(1);
