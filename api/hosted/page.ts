@@ -13,7 +13,7 @@ export const newNonce = () => randomBytes(18).toString('base64url');
  * (the public API), images from itself. No inline handlers can run (no 'unsafe-inline'), nothing
  * evals, forms post nowhere but here, and `frameAncestors` decides who may frame it.
  */
-export function contentSecurityPolicy(nonce: string, frameAncestors: string): string {
+function contentSecurityPolicy(nonce: string, frameAncestors: string, more: readonly string[]): string {
   return [
     "default-src 'none'",
     `script-src 'nonce-${nonce}'`,
@@ -23,12 +23,13 @@ export function contentSecurityPolicy(nonce: string, frameAncestors: string): st
     "form-action 'self'",
     "base-uri 'none'",
     frameAncestors,
+    ...more,
   ].join('; ');
 }
 
 /** The headers of a hosted page. The token is in its URL, so no referrer ever leaves it. */
-export function setPageHeaders(c: Context, nonce: string, frameAncestors: string) {
-  c.header('Content-Security-Policy', contentSecurityPolicy(nonce, frameAncestors));
+export function setPageHeaders(c: Context, nonce: string, frameAncestors: string, moreDirectives: readonly string[] = []) {
+  c.header('Content-Security-Policy', contentSecurityPolicy(nonce, frameAncestors, moreDirectives));
   c.header('X-Content-Type-Options', 'nosniff');
   c.header('Referrer-Policy', 'no-referrer');
   c.header('Cache-Control', 'no-store');

@@ -10,7 +10,7 @@ import type { AppDeps } from '../deps';
 import type { AppEnv } from '../env';
 import type { SignPageData } from '../hosted/client/sign-client';
 import { hostedScriptPath } from '../hosted/form-script';
-import { contentSecurityPolicy, hostedPage, newNonce, setPageHeaders } from '../hosted/page';
+import { hostedPage, newNonce, setPageHeaders } from '../hosted/page';
 import { pdfWorkerPath, servePdfWorker } from '../hosted/pdf-worker';
 import { createRouter } from '../openapi';
 import { SIGN_PAGE_BODY, SIGN_PAGE_STYLE } from './sign-page-markup';
@@ -58,9 +58,8 @@ export function signPageRoutes(linkOpens: SigningLinkCheck) {
 
   app.get('/sign/:token', async (c) => {
     const nonce = newNonce();
-    setPageHeaders(c, nonce, "frame-ancestors 'none'");
     // pdf.js renders in a worker of our own origin; nothing else may start one.
-    c.header('Content-Security-Policy', `${contentSecurityPolicy(nonce, "frame-ancestors 'none'")}; worker-src 'self'`);
+    setPageHeaders(c, nonce, "frame-ancestors 'none'", ["worker-src 'self'"]);
     const parsed = SigningTokenPath.safeParse({ token: c.req.param('token') });
     const link = parsed.success ? await linkOpens(c.get('deps'), parsed.data.token) : null;
     if (!parsed.success || !link) return unavailablePage(c, nonce);
