@@ -4,6 +4,7 @@ import { observeHttpRequest } from '../../integrations/metrics/http';
 import { activeTracing } from '../../integrations/tracing/tracing';
 import type { AppDeps } from '../deps';
 import type { AppEnv } from '../env';
+import { pathForLog } from './log-path';
 import { routeTemplate } from './route-template';
 import { openRequestSpan } from './tracing';
 
@@ -32,12 +33,13 @@ export const requestContext = (deps: AppDeps) => {
     const answer = async () => {
       await next();
       const ms = performance.now() - started;
-      if (metered) observeHttpRequest(c.req.method, routeTemplate(c), c.res.status, ms / 1000);
-      if (!log.isLevelEnabled('info')) return;
-      log.info(
-        { userId: c.get('userId'), tenantId: c.get('caller')?.tenantId, method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(ms * 10) / 10 },
-        'request',
-      );
+      const logged = log.isLevelEnabled('info');
+      if (!metered && !logged) return;
+      const route = routeTemplate(c);
+      if (metered) observeHttpRequest(c.req.method, route, c.res.status, ms / 1000);
+      if (!logged) return;
+      const path = pathForLog(c.req.path, route);
+      log.info({ userId: c.get('userId'), tenantId: c.get('caller')?.tenantId, method: c.req.method, path, status: c.res.status, ms: Math.round(ms * 10) / 10 }, 'request');
     };
     return span ? span.run(answer) : answer();
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findLeaks, readLogFiles } from '../support/log-scan';
+import { findLeaks, findTokenPaths, readLogFiles } from '../support/log-scan';
 import { FIXTURE_PII } from '../support/pii-sentinels';
 import { SUITE_LOG_DIR } from '../support/suite-log';
 
@@ -17,5 +17,11 @@ describe('the logs of the integration suite', () => {
   it('hold none of the personal data the fixtures sent', () => {
     const leaks = files.flatMap((f) => findLeaks(f.text, FIXTURE_PII, f.file));
     expect(leaks).toEqual([]);
+  });
+
+  it('hold no bearer token of a signing, respond, embed or invitation link: their request paths are redacted', () => {
+    expect(files.flatMap((f) => findTokenPaths(f.text, f.file))).toEqual([]);
+    const all = files.map((f) => f.text).join('');
+    for (const link of ['/sign/', '/respond/', '/embed/', '/api/public/form-instances/', '/api/public/sign-instance/', '/api/invitations/']) expect(all).toContain(`"path":"${link}[redacted]`);
   });
 });

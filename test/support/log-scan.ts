@@ -26,3 +26,18 @@ export function readLogFiles(dir: string): Array<{ file: string; text: string }>
   }
   return names.map((n) => ({ file: n, text: readFileSync(join(dir, n), 'utf8') }));
 }
+
+/** The routes whose path carries a link's bearer token, and the token's segment. */
+const TOKEN_PATH = /^\/(?:sign|respond|embed|api\/public\/(?:embed|form-instances|sign-instance|sign)|api\/invitations)\/([^/?]+)/;
+
+/** The request log lines (`"msg":"request"`) whose path holds a link token that is not redacted. */
+export function findTokenPaths(text: string, file = '(text)'): Array<{ file: string; line: number; path: string }> {
+  const found: Array<{ file: string; line: number; path: string }> = [];
+  text.split('\n').forEach((line, i) => {
+    if (!line.includes('"msg":"request"')) return;
+    const path = String(JSON.parse(line).path ?? '');
+    const token = TOKEN_PATH.exec(path)?.[1];
+    if (token !== undefined && token !== '[redacted]') found.push({ file, line: i + 1, path });
+  });
+  return found;
+}

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findLeaks, readLogFiles } from '../../support/log-scan';
+import { findLeaks, findTokenPaths, readLogFiles } from '../../support/log-scan';
 import { PII_SENTINELS } from '../../support/pii-sentinels';
 
 describe('the suite log scan', () => {
@@ -22,5 +22,11 @@ describe('the suite log scan', () => {
   it('finds nothing in clean text, and no files in a directory that does not exist', () => {
     expect(findLeaks('{"msg":"request"}\n', Object.values(PII_SENTINELS))).toEqual([]);
     expect(readLogFiles(join(dir, 'missing'))).toEqual([]);
+  });
+
+  it('finds a request line whose path holds a link token, and passes redacted ones and other routes', () => {
+    const line = (path: string) => JSON.stringify({ msg: 'request', path });
+    const text = [line('/sign/[redacted]'), line('/api/public/embed/abcdef/submit'), line('/api/tenants/t1/invitations'), line('/api/invitations/[redacted]/accept')].join('\n');
+    expect(findTokenPaths(text)).toEqual([{ file: '(text)', line: 2, path: '/api/public/embed/abcdef/submit' }]);
   });
 });
