@@ -20,6 +20,7 @@ import { invalidateAccessCacheAfterWrite } from './middleware/access-cache-inval
 import { onError, onNotFound } from './middleware/errors';
 import { phoneRoutes } from './phone/routes';
 import { signatureRoutes } from './signatures/routes';
+import { publicNoStore } from './middleware/public-no-store';
 import { requestContext } from './middleware/request-context';
 import { registerSecuritySchemes } from './openapi-security';
 
@@ -31,6 +32,7 @@ export function createApp(deps: AppDeps) {
   app.onError(onError);
   app.notFound(onNotFound);
   app.use('/api/*', invalidateAccessCacheAfterWrite);
+  app.use('/api/public/*', publicNoStore);
   app.use('*', appBodyBound());
 
   app.route('/', healthRoutes());

@@ -171,7 +171,7 @@ export const errorCodes = {
   'storage-unavailable': { status: 503, meaning: 'Object storage is not configured or did not accept or return the bytes.' },
   'write-contention': { status: 503, meaning: 'A write kept colliding with concurrent writes (deadlock or serialisation failure) after its bounded retries; retry after `Retry-After` seconds.' },
   'embed-key-missing': { status: 503, meaning: 'Embed tokens cannot be issued: the setting `forms.embed-key` is unset.' },
-  'signing-key-unreadable': { status: 503, meaning: 'The sealing key cannot be loaded: `signatures.pkcs12-base64` is not a PKCS#12 holding an RSA key and its certificate, or `signatures.pkcs12-password` does not open it.' },
+  'signing-key-unreadable': { status: 503, meaning: 'The sealing key cannot be used: `signatures.pkcs12-base64` is not a PKCS#12 holding an RSA key and its certificate, `signatures.pkcs12-password` does not open it, or its certificate is expired or not yet valid.' },
   'provider-timeout': { status: 504, meaning: 'The voice provider did not answer in time.' },
 } as const satisfies Record<string, ErrorCodeDef>;
 

@@ -46,6 +46,9 @@ const list = z.string().transform((v) =>
     .map((s) => s.trim())
     .filter((s) => s.length > 0),
 );
+const urlList = list.refine((entries) => entries.every((e) => z.string().url().safeParse(e).success), {
+  message: 'each entry must be an absolute URL (http://tsa.example.com/tsr)',
+});
 const addressRangeList = list.refine((entries) => entries.every(isAddressRange), {
   message: 'each entry must be an IP address or a CIDR block (10.0.0.0/8, 2001:db8::/32)',
 });
@@ -246,7 +249,7 @@ export const settingDefs = {
     'With `signatures.pkcs12-base64` unset, seal with a development chain generated once under `<data-dir>/signing-dev/` (logged as not for production; validators will not trust it). `npm start` turns it on; production entry points keep failing closed.',
   ),
   'signatures.tsa-url': def(url, 'http://timestamp.digicert.com', 'RFC 3161 timestamp authority asked for the token in every seal (no token: the seal fails, never goes out untimestamped).'),
-  'signatures.tsa-fallback-urls': def(list, '', 'Comma-separated further RFC 3161 authorities, tried in order when `signatures.tsa-url` fails.'),
+  'signatures.tsa-fallback-urls': def(urlList, '', 'Comma-separated further RFC 3161 authorities, tried in order when `signatures.tsa-url` fails.'),
   'signatures.tsa-timeout-ms': def(int(100, 120_000), '10000', 'Bound on one timestamp authority\'s whole exchange; past it the next authority is tried.'),
   'signatures.reminder-interval-hours': def(
     z.coerce.number().min(0).max(8760),

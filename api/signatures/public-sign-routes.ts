@@ -71,7 +71,8 @@ export function publicSignRoutes(rt: DocumentsRuntime) {
         path: base,
         summary: 'Sign: consent, a drawn or typed signature, optional initials and TEXT values',
         description:
-          'One of `signaturePng` / `typedName` when the recipient has a SIGNATURE field; PNGs are checked by their magic bytes and size and stored in the ' +
+          'One of `signaturePng` / `typedName` when the recipient has a SIGNATURE field; PNGs must be whole (chunk CRCs, pixels that inflate to the declared ' +
+          'rows, not interlaced), at most `signatures.signature-png-max-bytes` and 4096 pixels a side and 4,194,304 in all, and are stored in the ' +
           'document store; `fieldValues` fill only this recipient\'s TEXT fields; `consent` must be true (each 400 `signing-input-invalid`). Signing twice: ' +
           '409 `signature-state-conflict`. R_SIGNED, the `consented` and `signed` audit events, COMPLETED after the last signer, and the ceremony\'s signal ' +
           `row commit together. ${NOT_FOUND}`,

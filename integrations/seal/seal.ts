@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, X509Certificate } from 'node:crypto';
 import { resolve } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import type { Logger } from 'pino';
@@ -28,6 +28,19 @@ export type SealSettings = Pick<
 export interface SealerDeps {
   readonly settings: SealSettings;
   readonly logger: Pick<Logger, 'warn'>;
+  /** The seal's time (tests move it); the machine's clock otherwise. */
+  readonly clock?: () => Date;
+}
+
+/**
+ * The identity is read once per process, and a certificate that expired since (or is not valid
+ * yet) would seal files every validator rejects: checked on every seal, and failed like a key
+ * that cannot be read, so the ceremony retries until the operator renews it.
+ */
+function assertCurrent(identity: SigningIdentity, now: Date): void {
+  const leaf = new X509Certificate(identity.chain[0]!);
+  if (now >= new Date(leaf.validFrom) && now <= new Date(leaf.validTo)) return;
+  throw new AppError('signing-key-unreadable', `the signing certificate is valid from ${leaf.validFrom} to ${leaf.validTo}, not at ${now.toISOString()}`);
 }
 
 const sha256 = (data: Uint8Array) => createHash('sha256').update(data).digest();
@@ -74,13 +87,15 @@ export function createSealer(deps: SealerDeps): SealPdf {
     if (settings['signatures.trust-mode'] !== 'local') {
       throw new AppError('trust-mode-not-available', `signatures.trust-mode=${settings['signatures.trust-mode']} is not available; use local`);
     }
+    const now = deps.clock?.() ?? new Date();
     const signing = await identity();
+    assertCurrent(signing, now);
     const sourceSha256 = sha256(request.sourcePdf).toString('hex');
     const doc = await PDFDocument.load(request.sourcePdf, { updateMetadata: false });
     await stampMarks(doc, request.marks);
     await appendCompletionPages(doc, request, sourceSha256);
     const saved = await doc.save({ useObjectStreams: false });
-    const slot = appendSignatureSlot(doc, saved, new Date());
+    const slot = appendSignatureSlot(doc, saved, now);
 
     let tsaMillis = 0;
     const timed: Timestamper = async (signature) => {

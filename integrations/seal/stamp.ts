@@ -1,6 +1,13 @@
-import { rgb, StandardFonts, type PDFDocument, type PDFFont, type PDFPage } from 'pdf-lib';
+import { createHash } from 'node:crypto';
+import { rgb, StandardFonts, type PDFDocument, type PDFFont, type PDFImage, type PDFPage } from 'pdf-lib';
 import type { SealMark } from '../../domain/signatures/seal-contract';
+import { markPngStructureProblem } from './mark-png';
 import { fittedSize, printable } from './text';
+
+/** A mark the seal cannot draw (signing refuses these; a mark stored before that check could still be one). */
+export class SealMarkInvalid extends Error {
+  override name = 'SealMarkInvalid';
+}
 
 const INK = rgb(0.05, 0.1, 0.35);
 
@@ -28,16 +35,38 @@ function drawText(page: PDFPage, font: PDFFont, raw: string, box: PdfBox): void 
   page.drawText(text, { x: box.x, y, size, font, color: INK });
 }
 
+/**
+ * Each distinct image once: a signer's initials on every page of a long contract are one image
+ * object drawn many times, not one decode and one copy in the file per page. The PNG's structure
+ * is checked before pdf-lib decodes a byte (signing checks it too; a mark stored before that check
+ * could still be one pdf-lib would never return from).
+ */
+function imageEmbedder(doc: PDFDocument) {
+  const embedded = new Map<string, Promise<PDFImage>>();
+  return (png: Uint8Array): Promise<PDFImage> => {
+    const problem = markPngStructureProblem(png);
+    if (problem) return Promise.reject(new SealMarkInvalid(problem));
+    const key = createHash('sha256').update(png).digest('hex');
+    let image = embedded.get(key);
+    if (!image) {
+      image = doc.embedPng(png).catch(() => Promise.reject(new SealMarkInvalid('not a decodable PNG image')));
+      embedded.set(key, image);
+    }
+    return image;
+  };
+}
+
 /** Draws every mark at its field: PNGs fitted keeping their aspect ratio, typed marks in an italic, text fitted to the box. */
 export async function stampMarks(doc: PDFDocument, marks: readonly SealMark[]): Promise<void> {
   const pages = doc.getPages();
   const [script, plain] = await Promise.all([doc.embedFont(StandardFonts.TimesRomanItalic), doc.embedFont(StandardFonts.Helvetica)]);
+  const embedPng = imageEmbedder(doc);
   for (const mark of marks) {
     const page = pages[mark.page - 1];
-    if (!page) throw new Error(`a ${mark.type} field is on page ${mark.page}; the document has ${pages.length}`);
+    if (!page) throw new SealMarkInvalid(`a ${mark.type} field is on page ${mark.page}; the document has ${pages.length}`);
     const box = toPdfBox(page, mark);
     if ('png' in mark) {
-      const image = await doc.embedPng(mark.png);
+      const image = await embedPng(mark.png);
       const scale = Math.min(box.width / image.width, box.height / image.height);
       const width = image.width * scale;
       const height = image.height * scale;

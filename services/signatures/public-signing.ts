@@ -14,6 +14,7 @@ import { orderGroups } from '../../domain/signatures/routing';
 import { repairSigningSchema } from '../../domain/signatures/schema-repair';
 import type { SigningSchema } from '../../domain/signatures/signing-schema';
 import type { DocumentObjectStore } from '../../integrations/docstore/object-store';
+import { markPngProblem } from '../../integrations/seal/mark-png';
 import type { SignerCaller } from '../documents/registry-caller';
 import type { RegistryClient } from '../documents/registry-client';
 import type { StoreDocumentDeps } from '../documents/store-document';
@@ -83,8 +84,6 @@ export interface SignInput {
   fieldValues?: Record<string, string>;
 }
 
-const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-
 function decodePng(value: string, path: string, maxBytes: number, issues: Issue[]): Buffer | null {
   // base64 is 4/3 of the bytes: refuse long input unread.
   if (value.length > Math.ceil(maxBytes / 3) * 4 + 4) {
@@ -92,10 +91,19 @@ function decodePng(value: string, path: string, maxBytes: number, issues: Issue[
     return null;
   }
   const bytes = Buffer.from(value.replace(/^data:image\/png;base64,/, ''), 'base64');
-  if (bytes.length > maxBytes) issues.push({ path, message: `larger than ${maxBytes} bytes` });
-  else if (bytes.length < PNG_MAGIC.length || !bytes.subarray(0, PNG_MAGIC.length).equals(PNG_MAGIC)) issues.push({ path, message: 'not a PNG image' });
-  else return bytes;
+  if (bytes.length <= maxBytes) return bytes;
+  issues.push({ path, message: `larger than ${maxBytes} bytes` });
   return null;
+}
+
+/** The marks' pixels, checked once the input is otherwise valid (decoding is the costly part). */
+async function checkMarkImages(marks: { signature: Buffer | null; initials: Buffer | null }) {
+  const issues: Issue[] = [];
+  for (const [path, bytes] of [['signaturePng', marks.signature], ['initialsPng', marks.initials]] as const) {
+    const problem = bytes && (await markPngProblem(bytes));
+    if (problem) issues.push({ path, message: problem });
+  }
+  if (issues.length) throw signingInputInvalid('Invalid signature', issues);
 }
 
 function checkSignature(schema: SigningSchema, signerId: string, input: SignInput, maxBytes: number) {
@@ -122,6 +130,7 @@ export async function sign(deps: CampaignDeps, docs: SigningDocs, token: string,
   if (recipient.status === 'R_SIGNED') throw alreadySigned();
   const schema = await pinnedSchema(deps, row.versionId);
   const marks = checkSignature(schema, recipient.signerId, input, deps.settings['signatures.signature-png-max-bytes']);
+  await checkMarkImages(marks);
   const caller: SignerCaller = { kind: 'signer', tenantId: row.tenantId, capability: 'SIGNATURES', processRef: row.id, signerId: recipient.signerId };
   const store = (bytes: Buffer, name: string) =>
     storeCeremonyDocument(docs.storeDeps(), caller, { instanceId: row.id, filename: `${recipient.signerId}-${name}.png`, contentType: 'image/png', bytes });

@@ -52,7 +52,12 @@ async function sealRequest(deps: CampaignDeps, docs: SigningDocs, row: InstanceR
   const schema = await pinnedSchema(deps, row.versionId);
   if (!schema.document.key) throw new AppError('pdf-invalid', 'The pinned version has no source PDF');
   const caller = ceremonyCaller(row.tenantId, row.id);
-  const read = (docId: string) => readDocumentBytes(docs.registry, docs.store, caller, docId);
+  // A signer's one signature image fills every one of their fields: read it from storage once.
+  const reads = new Map<string, Promise<Buffer>>();
+  const read = (docId: string) => {
+    if (!reads.has(docId)) reads.set(docId, readDocumentBytes(docs.registry, docs.store, caller, docId));
+    return reads.get(docId)!;
+  };
   const bySigner = new Map((await recipientsOf(deps.db, row.id)).map((r) => [r.signerId, openRecipient(box, row, r)]));
   const marks: SealMark[] = [];
   for (const f of schema.fields) {

@@ -1,7 +1,7 @@
 // Helpers for the signatures tests: a tenant subscribed to SIGNATURES with its users, signing
 // schemas, and PDFs generated with pdf-lib (a real PDF library, not hand-written bytes).
 import { randomUUID } from 'node:crypto';
-import { degrees, PDFDocument } from 'pdf-lib';
+import { degrees, PDFDocument, PDFHexString, PDFName, PDFString } from 'pdf-lib';
 import { expect } from 'vitest';
 import { client, type TestContext, type Who } from './app';
 import { seedTenant } from './fixtures';
@@ -50,6 +50,24 @@ export async function makePdf(pages: number, rotate: Record<number, number> = {}
   }
   const bytes = Buffer.from(await doc.save({ useObjectStreams: !opts.encrypt }));
   return opts.encrypt ? withEncryptDictionary(bytes) : bytes;
+}
+
+/**
+ * A one-page PDF carrying a signature field whose value is a signature dictionary, the shape every
+ * signed PDF has (the signature bytes themselves do not matter to the upload check).
+ */
+export async function makeSignedPdf(): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  const page = doc.addPage([595.28, 841.89]);
+  const signature = doc.context.register(
+    doc.context.obj({ Type: 'Sig', Filter: 'Adobe.PPKLite', SubFilter: 'ETSI.CAdES.detached', ByteRange: [0, 0, 0, 0], Contents: PDFHexString.of('00') }),
+  );
+  const field = doc.context.register(
+    doc.context.obj({ Type: 'Annot', Subtype: 'Widget', FT: 'Sig', T: PDFString.of('Signature1'), Rect: [0, 0, 0, 0], F: 132, V: signature, P: page.ref }),
+  );
+  page.node.addAnnot(field);
+  doc.catalog.set(PDFName.of('AcroForm'), doc.context.obj({ Fields: [field], SigFlags: 3 }));
+  return Buffer.from(await doc.save());
 }
 
 /**

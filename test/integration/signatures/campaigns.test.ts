@@ -22,7 +22,7 @@ import { checkSealed, expectValidSeal, pdfText } from '../../support/seal';
 import { mailTo, waitForMail } from '../../support/mail';
 import { newAddress } from '../../support/outbound';
 import { PII_SENTINELS } from '../../support/pii-sentinels';
-import { makePng } from '../../support/png';
+import { makePng, pngWithHeader } from '../../support/png';
 
 describe('signing campaigns', () => {
   const ctx = useCeremonyApp();
@@ -115,6 +115,8 @@ describe('signing campaigns', () => {
 
     const session = await api.get(`${SIGN_BASE}/${c.token('employee')}`, null, { 'User-Agent': 'ceremony-test' });
     expect(session.status, session.text).toBe(200);
+    // What a link holder sees (and the refusal) is kept by no cache.
+    expect([session.headers.get('cache-control'), mgrLink.headers.get('cache-control')]).toEqual(['no-store', 'no-store']);
     expect(Buffer.from(session.json.pdfBase64, 'base64').subarray(0, 5).toString()).toBe('%PDF-');
     expect(session.json).toMatchObject({
       signer: { id: 'employee', label: 'Employee' },
@@ -194,7 +196,7 @@ describe('signing campaigns', () => {
     }
   });
 
-  it('signature input: no consent, no signature, a PNG too large or not a PNG, unknown field ids (400)', async () => {
+  it('signature input: no consent, no signature, a PNG too large, not a PNG, too many pixels or undecodable, unknown field ids (400)', async () => {
     const c = await started();
     const url = `${SIGN_BASE}/${c.token('employee')}`;
     const cases: [Record<string, unknown>, string][] = [
@@ -203,6 +205,9 @@ describe('signing campaigns', () => {
       [{ signaturePng: Buffer.from('GIF89a-not-a-png').toString('base64'), consent: true }, 'not a PNG'],
       [{ signaturePng: Buffer.concat([makePng(), Buffer.alloc(ctx.settings['signatures.signature-png-max-bytes'])]).toString('base64'), consent: true }, 'larger than'],
       [{ ...signBody, fieldValues: { f5: 'not mine' } }, 'fieldValues.f5'],
+      // A few bytes declaring 30000 × 30000 pixels: refused before anything decodes them.
+      [{ signaturePng: pngWithHeader(30000, 30000).toString('base64'), consent: true }, 'at most 4096 a side'],
+      [{ ...signBody, initialsPng: pngWithHeader(40, 20, Buffer.from('not deflated pixels')).toString('base64') }, 'initialsPng: the PNG pixels do not inflate'],
     ];
     for (const [body, message] of cases) {
       const r = await api.post(url, null, body);

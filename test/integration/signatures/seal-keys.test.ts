@@ -57,6 +57,18 @@ describe('seal keys and trust modes', () => {
     }
   });
 
+  it('answers signing-key-unreadable (503) when the signing certificate is expired or not yet valid at the seal, and asks no authority', async () => {
+    const day = 24 * 3600 * 1000;
+    const before = tsa.requests();
+    for (const offset of [-2 * day, 30 * day]) {
+      const sealer = createSealer({ settings: sealSettings(tsa, org, dir), logger: silent, clock: () => new Date(Date.now() + offset) });
+      const err = await sealRejection(sealer(req));
+      expect(err.code).toBe('signing-key-unreadable');
+      expect(err.detail).toMatch(/the signing certificate is valid from .* to .*, not at /);
+    }
+    expect(tsa.requests()).toBe(before);
+  });
+
   it('answers trust-mode-not-available (501) in qtsp mode and asks no authority', async () => {
     const before = tsa.requests();
     const sealer = createSealer({ settings: sealSettings(tsa, org, dir, { 'signatures.trust-mode': 'qtsp' }), logger: silent });

@@ -1,5 +1,6 @@
 // The timestamp authority as the seal's one outside dependency: fallbacks in order, no token
-// means no seal, and a token that does not echo our nonce is refused.
+// means no seal, and a token that does not echo our nonce, carries no certificate, does not
+// verify or never ends is refused.
 import { createServer, type Socket } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SealRequest } from '../../../domain/signatures/seal-contract';
 import { createSealer } from '../../../integrations/seal/seal';
+import { createTimestamper } from '../../../integrations/seal/tsa-client';
 import { startTsa, type TsaStandIn } from '../../stand-ins/tsa/server';
 import { checkSealed, makeOrgChain, sealSettings, sealRejection, type OrgChain } from '../../support/seal';
 
@@ -74,6 +76,45 @@ describe('seal timestamp authority', () => {
       expect(liar.requests()).toBe(1);
     } finally {
       await liar.stop();
+    }
+  });
+
+  it.each([
+    ['no-cert', 'certificate not included'],
+    ['bad-signature', 'token signature does not verify'],
+    ['endless', 'answer too large'],
+  ] as const)('refuses an authority that answers %s, and moves on to the next', async (behaviour, reason) => {
+    const odd = await startTsa();
+    try {
+      odd.behave(behaviour);
+      const goodBefore = good.requests();
+      const settings = sealSettings(good, org, dir, { 'signatures.tsa-url': odd.url, 'signatures.tsa-fallback-urls': [good.url] });
+      const result = await createSealer({ settings, logger: silent })(req);
+      expect(good.requests() - goodBefore).toBe(1);
+      expect((await checkSealed(result.pdf, join(dir, behaviour), org, good)).tsVerify.out).toContain('Verification: OK');
+      const err = await sealRejection(createSealer({ settings: sealSettings(odd, org, dir), logger: silent })(req));
+      expect(err.code).toBe('timestamp-unavailable');
+      expect(err.detail).toContain(reason);
+    } finally {
+      await odd.stop();
+    }
+  });
+
+  it('stops asking authorities once the whole walk has spent its time budget', async () => {
+    const sockets: Socket[] = [];
+    const silentServer = createServer((socket) => void sockets.push(socket));
+    await new Promise<void>((resolve) => silentServer.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(silentServer.address() as { port: number }).port}/`;
+      const stamp = createTimestamper({ urls: [url, url, url], timeoutMs: 300, totalBudgetMs: 450 });
+      const err = await sealRejection(stamp(new Uint8Array([1, 2, 3])));
+      expect(err.code).toBe('timestamp-unavailable');
+      // The first two were asked and cut off (their own time-out, then the budget); the third never.
+      expect(err.detail.match(/aborted due to timeout/g), err.detail).toHaveLength(2);
+      expect(err.detail).toMatch(/aborted due to timeout; [^;]*: not asked \(time budget spent\)\)$/);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => silentServer.close(() => resolve()));
     }
   });
 

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { client, useTestApp, type Who } from '../../support/app';
 import { ResponseRecorder, testS3Client } from '../../support/documents';
 import { expectProblem } from '../../support/fixtures';
-import { makePdf, pdfUpload, seedDefinitionTenant, SIG_BASE, validSigningSchema } from '../../support/signatures';
+import { makePdf, makeSignedPdf, pdfUpload, seedDefinitionTenant, SIG_BASE, validSigningSchema } from '../../support/signatures';
 
 const CAP = 64 * 1024;
 
@@ -78,13 +78,14 @@ describe('signature definitions: the source PDF', () => {
     expect((await upload(editor, d.id, await makePdf(2, { 1: 360 }))).status).toBe(201);
   });
 
-  it('refuses encrypted, unparsable and non-PDF files with a clear 400, storing nothing', async () => {
+  it('refuses encrypted, signed, unparsable and non-PDF files with a clear 400, storing nothing', async () => {
     const d = await create();
     const cases: Array<[Buffer, RegExp]> = [
       [await makePdf(1, {}, { encrypt: true }), /^Encrypted PDFs are not supported/],
       [(await makePdf(2)).subarray(0, 300), /^The PDF cannot be parsed/],
       [Buffer.from('%PDF-1.7\nnothing else'), /PDF/],
       [Buffer.from('GIF89a not a pdf'), /^The file is not a PDF$/],
+      [await makeSignedPdf(), /^Signed PDFs are not supported/],
     ];
     for (const [data, detail] of cases) {
       const r = await upload(editor, d.id, data);

@@ -3,7 +3,9 @@
  * with its own test root and TSA certificate (extKeyUsage timeStamping, critical). It echoes the
  * request's nonce and honours certReq as OpenSSL does. Tests steer it with `behave`: `fail`
  * answers 503, `alter-nonce` stamps a request whose nonce was changed (a valid token that does
- * not echo the caller's nonce).
+ * not echo the caller's nonce), `no-cert` stamps it as if certReq were false, `bad-signature`
+ * flips the token's last byte (its signature value), `endless` streams bytes without a length
+ * until the caller hangs up.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -14,7 +16,7 @@ import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { issue, makeRoot, openssl } from './openssl-ca';
 
-export type TsaBehaviour = 'ok' | 'fail' | 'alter-nonce';
+export type TsaBehaviour = 'ok' | 'fail' | 'alter-nonce' | 'no-cert' | 'bad-signature' | 'endless';
 
 export interface TsaStandIn {
   readonly url: string;
@@ -50,9 +52,12 @@ ess_cert_id_chain = no
 ess_cert_id_alg = sha256
 `;
 
-function withOtherNonce(query: Buffer): Buffer {
+/** The query OpenSSL is given: the caller's, or one changed to make the answer wrong in a chosen way. */
+function queryFor(behaviour: TsaBehaviour, query: Buffer): Buffer {
+  if (behaviour !== 'alter-nonce' && behaviour !== 'no-cert') return query;
   const req = pkijs.TimeStampReq.fromBER(new Uint8Array(query));
-  req.nonce = new asn1js.Integer({ value: 4242 });
+  if (behaviour === 'alter-nonce') req.nonce = new asn1js.Integer({ value: 4242 });
+  else req.certReq = false;
   return Buffer.from(req.toSchema().toBER());
 }
 
@@ -72,9 +77,10 @@ export async function startTsa(): Promise<TsaStandIn> {
     const run = queue.then(async () => {
       const q = join(dir, `q${n}.tsq`);
       const r = join(dir, `r${n}.tsr`);
-      await writeFile(q, behaviour === 'alter-nonce' ? withOtherNonce(query) : query);
+      await writeFile(q, queryFor(behaviour, query));
       await openssl(['ts', '-reply', '-config', join(dir, 'tsa.cnf'), '-queryfile', q, '-out', r], dir);
       const out = await readFile(r);
+      if (behaviour === 'bad-signature') out[out.length - 1]! ^= 0x01;
       await Promise.all([rm(q), rm(r)]);
       return out;
     });
@@ -89,6 +95,17 @@ export async function startTsa(): Promise<TsaStandIn> {
       if (behaviour === 'fail') {
         count++;
         res.writeHead(503).end();
+        return;
+      }
+      if (behaviour === 'endless') {
+        count++;
+        res.writeHead(200, { 'content-type': 'application/timestamp-reply' });
+        const chunk = Buffer.alloc(64 * 1024, 0x30);
+        const pump = () => {
+          while (!res.destroyed && res.write(chunk));
+        };
+        res.on('drain', pump);
+        pump();
         return;
       }
       if (req.method !== 'POST' || req.headers['content-type'] !== 'application/timestamp-query') {
