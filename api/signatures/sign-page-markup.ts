@@ -20,7 +20,7 @@ const padMarkup = (id: 'signature' | 'initials', drawLabel: string, altLabel: st
 
 export const SIGN_PAGE_BODY = html`
 <h1 id="page-title" tabindex="-1">Review and sign</h1>
-<p id="loading" role="status">Loading the document…</p>
+<p id="loading" role="status" tabindex="-1">Loading the document…</p>
 
 <section id="otp-step" hidden aria-labelledby="otp-title">
 <h2 id="otp-title">Confirm your e-mail address</h2>
@@ -31,7 +31,7 @@ export const SIGN_PAGE_BODY = html`
 <label for="code">Code from the e-mail</label>
 <input type="text" id="code" name="code" inputmode="numeric" autocomplete="one-time-code" maxlength="6" aria-describedby="code-error">
 <p class="error" id="code-error" hidden></p>
-<p><button type="submit">Open the document</button></p>
+<p><button type="submit" id="open-document">Open the document</button></p>
 </form>
 </section>
 
@@ -80,7 +80,7 @@ ${padMarkup('initials', 'Draw', 'From my name', html`<p class="help">Your initia
 
 <section id="done" hidden aria-labelledby="done-title">
 <h2 id="done-title" tabindex="-1">Signed</h2>
-<p>Thank you: your signature is recorded. The sender receives the signed document once everyone has signed. You can close this page.</p>
+<p id="done-text"></p>
 </section>`;
 
 export const SIGN_PAGE_STYLE = `

@@ -6,6 +6,7 @@
 // the TEXT entries, the consent, Finish. The access token of an EMAIL_OTP session lives in
 // sessionStorage (this tab only); a refusal while holding one forgets it and asks the API again.
 import { createPad, type Pad } from './sign-pads';
+import type { RecipientState } from '../../../domain/signatures/instance-states';
 import { renderPages, type FieldType, type SignField } from './sign-pages';
 
 /** What the signing page hands its script in `#page-data` (api/signatures/sign-page-routes.ts). */
@@ -18,11 +19,13 @@ export interface SignPageData {
   codeFirst: boolean;
 }
 
+/** The session as the API's SessionView (api/signatures/instance-schemas.ts) gives it, in what this script reads. */
 interface Session {
   pdfBase64: string;
   fields: SignField[];
   variables?: Record<string, unknown>;
   signer: { id: string; label: string };
+  status: RecipientState;
   routing?: { mode?: string; order?: unknown; groups?: unknown };
 }
 
@@ -72,7 +75,13 @@ async function open() {
   if (page.codeFirst && !accessToken) return show('otp-step', $('send-code'));
   const res = await api('').catch(() => null);
   if (res?.ok && ceremonyBuilt) return show('ceremony', $('finish'));
-  if (res?.ok) return ceremony((await res.json()) as Session);
+  if (res?.ok) {
+    const session = (await res.json()) as Session;
+    // The link stays open until the last signer: a reload after signing (or after an answer that
+    // was lost on the way) is told so, instead of being walked through the ceremony again.
+    if (session.status === 'R_SIGNED') return showSigned(true);
+    return ceremony(session);
+  }
   if (res?.status === 404 && accessToken) {
     forgetAccess();
     return open();
@@ -81,31 +90,57 @@ async function open() {
   $('loading').textContent = res ? (await problemOf(res)).detail : 'The document could not be loaded. Check the connection and reload the page.';
 }
 
-$('send-code').addEventListener('click', async () => {
-  const res = await api('/otp', {}).catch(() => null);
-  $('code-status').textContent = res?.ok
-    ? 'If this link is still open, a code is on its way to your e-mail.'
-    : `No code was sent: ${res ? (await problemOf(res)).detail : 'the service could not be reached.'}`;
-  $('code').focus();
-});
+function showSigned(before: boolean) {
+  $('done-text').textContent = before
+    ? 'You have already signed this document. The sender receives the signed document once everyone has signed. You can close this page.'
+    : 'Thank you: your signature is recorded. The sender receives the signed document once everyone has signed. You can close this page.';
+  show('done', $('done-title'));
+}
 
-$('code-form').addEventListener('submit', async (event) => {
+/** A button that stays disabled while its request is in flight: repeated clicks would only meet the rate limit. */
+async function whileBusy<T>(button: HTMLButtonElement, work: () => Promise<T>): Promise<T> {
+  button.disabled = true;
+  try {
+    return await work();
+  } finally {
+    button.disabled = false;
+  }
+}
+
+$('send-code').addEventListener('click', () =>
+  whileBusy($<HTMLButtonElement>('send-code'), async () => {
+    const res = await api('/otp', {}).catch(() => null);
+    $('code-status').textContent = res?.ok
+      ? 'If this link is still open, a code is on its way to your e-mail.'
+      : `No code was sent: ${res ? (await problemOf(res)).detail : 'the service could not be reached. Check the connection and try again.'}`;
+    $('code').focus();
+  }),
+);
+
+$('code-form').addEventListener('submit', (event) => {
   event.preventDefault();
   const input = $<HTMLInputElement>('code');
   const error = $('code-error');
-  const res = await api('/verify', { code: input.value.trim() }).catch(() => null);
-  if (res?.ok) {
+  const refuse = (message: string) => {
+    error.textContent = message;
+    error.hidden = false;
+    input.setAttribute('aria-invalid', 'true');
+    input.focus();
+  };
+  const code = input.value.trim();
+  if (!/^\d{6}$/.test(code)) return refuse('Enter the 6-digit code from the e-mail.');
+  return whileBusy($<HTMLButtonElement>('open-document'), async () => {
+    const res = await api('/verify', { code }).catch(() => null);
+    if (!res) return refuse('The code could not be checked: the service could not be reached. Check the connection and try again.');
+    if (!res.ok) return refuse(`That code did not open the document: ${(await problemOf(res)).detail}`);
     accessToken = ((await res.json()) as { accessToken: string }).accessToken;
     sessionStorage.setItem(storageKey, accessToken);
     error.hidden = true;
+    input.value = '';
     input.removeAttribute('aria-invalid');
     show('loading');
     return open();
-  }
-  error.textContent = `That code did not open the document: ${res ? (await problemOf(res)).detail : 'the service could not be reached.'}`;
-  error.hidden = false;
-  input.setAttribute('aria-invalid', 'true');
-  input.focus();
+  });
 });
 
 // ---- the ceremony ----
@@ -128,7 +163,7 @@ async function ceremony(session: Session) {
   const has = (type: FieldType) => fields.some((f) => f.type === type);
   $('signature-panel').hidden = !has('SIGNATURE');
   $('initials-panel').hidden = !has('INITIALS');
-  show('ceremony');
+  show('ceremony', $('page-title'));
 
   const textInputs = textFieldInputs(fields.filter((f) => f.type === 'TEXT'));
   let boxes = new Map<string, HTMLButtonElement>();
@@ -157,10 +192,16 @@ async function ceremony(session: Session) {
     }
   }
 
-  boxes = await renderPages($('pages'), session.pdfBase64, page.workerSrc, fields, (field, box) => {
-    box.setAttribute('aria-label', `${TYPE_NAMES[field.type]} field on page ${field.page}`);
-    if (READ_ONLY.has(field.type)) box.classList.add('readonly');
-  });
+  try {
+    boxes = await renderPages($('pages'), session.pdfBase64, page.workerSrc, fields, (field, box) => {
+      box.setAttribute('aria-label', `${TYPE_NAMES[field.type]} field on page ${field.page}`);
+      if (READ_ONLY.has(field.type)) box.classList.add('readonly');
+    });
+  } catch {
+    // Nobody signs what they could not see: no ceremony without the pages.
+    $('loading').textContent = 'The document could not be displayed in this browser. Reload the page, or open the link in another browser.';
+    return show('loading', $('loading'));
+  }
   const steps = fields.filter((f) => boxes.has(f.id));
   let current = -1;
 
@@ -210,7 +251,8 @@ function boxText(field: SignField): string {
     case 'INITIALS':
       return 'Initials';
     case 'DATE':
-      return new Date().toLocaleDateString();
+      // The sealed date is the day the signature is recorded, in the sender's time zone.
+      return 'Date of signing';
     case 'NAME':
       return 'Your name';
     case 'TEXT':
@@ -338,7 +380,7 @@ async function finish(marks: Marks) {
     if (marks.signature.mode() === 'draw') {
       const png = marks.signature.pad.pngBase64();
       if (png) body.signaturePng = png;
-      else problems.push({ message: 'Draw your signature, or choose Type and type your name.', control: $('signature-pad'), errorEl: $('signature-error') });
+      else problems.push({ message: 'Draw your signature, or choose Type and type your name.', control: $('signature-mode-draw'), errorEl: $('signature-error') });
     } else {
       const name = $<HTMLInputElement>('typed-name').value.trim();
       if (name) body.typedName = name;
@@ -348,7 +390,7 @@ async function finish(marks: Marks) {
   if (marks.initials?.mode() === 'draw') {
     const png = marks.initials.pad.pngBase64();
     if (png) body.initialsPng = png;
-    else problems.push({ message: 'Draw your initials, or choose "From my name".', control: $('initials-pad'), errorEl: $('initials-error') });
+    else problems.push({ message: 'Draw your initials, or choose "From my name".', control: $('initials-mode-draw'), errorEl: $('initials-error') });
   }
   const fieldValues = Object.fromEntries([...marks.textInputs].map(([id, input]) => [id, input.value.trim()]).filter(([, v]) => v !== ''));
   if (Object.keys(fieldValues).length > 0) body.fieldValues = fieldValues;
@@ -363,10 +405,10 @@ async function finish(marks: Marks) {
   const res = await api('', body).catch(() => null);
   $('finish-status').textContent = '';
   button.disabled = false;
-  if (res?.ok) return show('done', $('done-title'));
+  if (res?.ok) return showSigned(false);
   if (!res) return showErrors([{ message: 'The signature could not be sent: check the connection and try again.' }]);
   const problem = await problemOf(res);
-  if (res.status === 409) return showErrors([{ message: `This document is already signed with this link. ${problem.detail}` }]);
+  if (res.status === 409) return showSigned(true);
   if (res.status === 404 && accessToken) {
     forgetAccess();
     $('code-status').textContent = 'Your session has ended: ask for a new code to continue.';

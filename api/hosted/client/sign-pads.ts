@@ -5,7 +5,6 @@
 import SignaturePad from 'signature_pad';
 
 export interface Pad {
-  isEmpty(): boolean;
   clear(): void;
   /** The ink as a PNG, base64 without the `data:` prefix; null when nothing is drawn. */
   pngBase64(): string | null;
@@ -41,7 +40,14 @@ function cropToInk(source: HTMLCanvasElement): HTMLCanvasElement | null {
 
 export function createPad(canvas: HTMLCanvasElement, onChange: () => void): Pad {
   const pad = new SignaturePad(canvas, { penColor: '#0b1f4d', minWidth: 0.8, maxWidth: 2.8 });
-  pad.addEventListener('endStroke', onChange);
+  // The cropped ink, kept until the drawing changes: the field previews ask for it on every
+  // keystroke elsewhere on the page, and cropping scans every pixel of the canvas.
+  let ink: string | null | undefined;
+  const changed = () => {
+    ink = undefined;
+    onChange();
+  };
+  pad.addEventListener('endStroke', changed);
 
   // The canvas's pixels follow its box (a phone turned sideways resizes it); strokes are kept.
   function fit() {
@@ -55,18 +61,21 @@ export function createPad(canvas: HTMLCanvasElement, onChange: () => void): Pad 
     canvas.getContext('2d')!.scale(ratio, ratio);
     pad.clear();
     pad.fromData(strokes);
+    ink = undefined;
   }
   new ResizeObserver(fit).observe(canvas);
   fit();
 
-  const cropped = () => (pad.isEmpty() ? null : cropToInk(canvas));
+  const dataUrl = () => {
+    if (ink === undefined) ink = pad.isEmpty() ? null : (cropToInk(canvas)?.toDataURL('image/png') ?? null);
+    return ink;
+  };
   return {
-    isEmpty: () => pad.isEmpty(),
     clear() {
       pad.clear();
-      onChange();
+      changed();
     },
-    dataUrl: () => cropped()?.toDataURL('image/png') ?? null,
-    pngBase64: () => cropped()?.toDataURL('image/png').replace(/^data:image\/png;base64,/, '') ?? null,
+    dataUrl,
+    pngBase64: () => dataUrl()?.replace(/^data:image\/png;base64,/, '') ?? null,
   };
 }

@@ -10,9 +10,6 @@ import type { SigningField } from '../../../domain/signatures/signing-schema';
 export type { FieldType } from '../../../domain/signatures/signing-schema';
 export type SignField = SigningField;
 
-/** The pages are rendered at most this many CSS pixels wide (the page's own column). */
-const MAX_WIDTH = 1200;
-
 function bytesOf(base64: string): Uint8Array {
   const text = atob(base64);
   const bytes = new Uint8Array(text.length);
@@ -48,7 +45,7 @@ export async function renderPages(
     canvas.setAttribute('aria-label', `Page ${n} of the document`);
     holder.append(canvas);
     container.append(holder);
-    const cssWidth = Math.min(holder.clientWidth || size.width, MAX_WIDTH);
+    const cssWidth = holder.clientWidth || size.width;
     const viewport = page.getViewport({ scale: (cssWidth / size.width) * ratio });
     canvas.width = Math.floor(viewport.width);
     canvas.height = Math.floor(viewport.height);

@@ -1,8 +1,9 @@
 // The hosted signing page in Chromium against the real app served over HTTP: headers and 404s
 // (unknown, cancelled, not yet armed), the pages rendered by pdf.js, stepping through the
 // recipient's fields, a drawn signature arriving as a PNG in the document store, the typed path,
-// consent, the API's refusals (409 from a second tab, 400 for a typed name the page cannot vet,
-// 404 once the campaign is cancelled). The code step, the phone screen and accessibility are in
+// consent, the API's refusals (409 from a second tab, shown as already signed; 400 for a typed
+// name the page cannot vet; 404 once the campaign is cancelled), a reload after signing, and a
+// document pdf.js cannot render. The code step, the phone screen and accessibility are in
 // sign-page-access.test.ts. Every state comes from a real campaign; no workflow runs (the buyer is
 // the first signer, the seller stays not armed), which is all these states need.
 import { sql } from 'drizzle-orm';
@@ -186,14 +187,36 @@ describe('hosted signing page', () => {
     expect(row).toEqual({ status: 'R_SIGNED', signature_document_id: null });
     expect(errors).toEqual([]);
 
-    // The other tab, opened before, finishes too: the API's 409.
+    // The other tab, opened before, finishes too: the API's 409 is not an error to fix but the signature already given.
     await typeAndConsent(second.page);
     await second.page.locator('#finish').click();
-    const summary = second.page.locator('#error-summary');
-    await expect.poll(() => summary.textContent()).toContain('already signed');
-    expect(await summary.textContent()).toContain('This recipient has already signed');
-    expect(await second.page.evaluate(() => document.activeElement?.id)).toBe('error-summary');
-    expect(await second.page.locator('#done').isHidden()).toBe(true);
+    await second.page.locator('#done').waitFor();
+    expect(await second.page.locator('#done-text').textContent()).toContain('You have already signed this document');
+    expect(await second.page.evaluate(() => document.activeElement?.id)).toBe('done-title');
+    expect(await second.page.locator('#ceremony').isHidden()).toBe(true);
+
+    // The link stays open until the last signer; opened again, it says so instead of a second ceremony.
+    await first.page.reload();
+    await first.page.locator('#done').waitFor();
+    expect(await first.page.locator('#done-text').textContent()).toContain('You have already signed this document');
+    expect(await first.page.locator('.field-box').count()).toBe(0);
+  });
+
+  it('says the document cannot be displayed, and offers no ceremony, when pdf.js cannot render it', async () => {
+    const { page, errors } = await openPage((await campaign()).buyer);
+    await ceremonyReady(page);
+    // The session as the API gave it, but with bytes no PDF reader opens.
+    await page.route(`**${SIGN_BASE}/**`, async (route) => {
+      if (route.request().method() !== 'GET') return route.continue();
+      const res = await route.fetch();
+      route.fulfill({ response: res, json: { ...(await res.json()), pdfBase64: Buffer.from('%PDF-1.7 but nothing more').toString('base64') } });
+    });
+    await page.reload();
+    await expect.poll(() => page.locator('#loading').textContent()).toContain('could not be displayed');
+    expect(await page.locator('#loading').isVisible()).toBe(true);
+    expect(await page.locator('#ceremony').isHidden()).toBe(true);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('loading');
+    expect(errors.filter((e) => !/Invalid PDF|PDF/.test(e))).toEqual([]);
   });
 
   it("shows the API's 400 with its detail and errors: a typed name with a tab pasted into it, which the page does not vet", async () => {
