@@ -6,7 +6,7 @@ import type { AppDeps } from '../deps';
 import type { AppEnv } from '../env';
 import { pathForLog } from './log-path';
 import { routeTemplate } from './route-template';
-import { openRequestSpan } from './tracing';
+import { requestSpanRunner } from './tracing';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -19,14 +19,14 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
  */
 export const requestContext = (deps: AppDeps) => {
   const metered = deps.settings['metrics.port'] !== 0;
-  const traced = activeTracing() !== undefined;
+  const tracing = activeTracing();
   return createMiddleware<AppEnv>((c, next) => {
     const given = c.req.header('x-request-id');
     const requestId = given && REQUEST_ID.test(given) ? given : randomUUID();
     c.set('deps', deps);
     c.set('requestId', requestId);
-    const span = traced ? openRequestSpan(c) : undefined;
-    const log = deps.logger.child(span?.logIds ? { requestId, ...span.logIds } : { requestId });
+    const inSpan = tracing ? requestSpanRunner(c, tracing.rootRatio) : undefined;
+    const log = deps.logger.child({ requestId });
     c.set('log', log);
     c.header('X-Request-Id', requestId);
     const started = performance.now();
@@ -41,6 +41,6 @@ export const requestContext = (deps: AppDeps) => {
       const path = pathForLog(c.req.path, route);
       log.info({ userId: c.get('userId'), tenantId: c.get('caller')?.tenantId, method: c.req.method, path, status: c.res.status, ms: Math.round(ms * 10) / 10 }, 'request');
     };
-    return span ? span.run(answer) : answer();
+    return inSpan ? inSpan(answer) : answer();
   });
 };

@@ -2,11 +2,14 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { Resource } from '@opentelemetry/resources';
 import { BatchSpanProcessor, SimpleSpanProcessor, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import { headSamplingFromEnv } from './sampler';
 
 /** The process's tracing: Temporal's OpenTelemetry plugin exports workflow spans through the same processor. */
 export interface Tracing {
   resource: Resource;
   spanProcessor: SpanProcessor;
+  /** The probability that a request without a caller's trace context is recorded (OTEL_TRACES_SAMPLER). */
+  rootRatio: number;
   /** Exports what is buffered (tests read spans after it). */
   flush(): Promise<void>;
   shutdown(): Promise<void>;
@@ -35,11 +38,13 @@ export function startTracing(o: TracingOptions): Tracing | undefined {
   const spanProcessor = o.exporter
     ? new SimpleSpanProcessor(o.exporter)
     : new BatchSpanProcessor(new OTLPTraceExporter({ url: `${o.endpoint!.replace(/\/+$/, '')}/v1/traces` }));
-  const provider = new NodeTracerProvider({ resource, spanProcessors: [spanProcessor] });
+  const sampling = headSamplingFromEnv();
+  const provider = new NodeTracerProvider({ resource, sampler: sampling.sampler, spanProcessors: [spanProcessor] });
   provider.register();
   active = {
     resource,
     spanProcessor,
+    rootRatio: sampling.rootRatio,
     flush: () => provider.forceFlush(),
     shutdown: () => provider.shutdown(),
   };

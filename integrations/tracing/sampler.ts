@@ -1,0 +1,72 @@
+import { createContextKey, diag, SamplingDecision, type Attributes, type Context, type Link, type SpanKind } from '@opentelemetry/api';
+import { AlwaysOffSampler, AlwaysOnSampler, ParentBasedSampler, TraceIdRatioBasedSampler, type Sampler, type SamplingResult } from '@opentelemetry/sdk-trace-base';
+
+/**
+ * Set on the context a root span is started from when the API has already drawn it into the
+ * sample (api/middleware/tracing.ts), so the ratio is not applied a second time.
+ */
+export const CHOSEN_ROOT = createContextKey('platform.chosen-root');
+
+/** The head sampling of the process: the sampler the provider uses, and how likely a root span is recorded. */
+export interface HeadSampling {
+  readonly sampler: Sampler;
+  /** The probability that a span without a parent is sampled (0 … 1). */
+  readonly rootRatio: number;
+}
+
+/** Honours an earlier draw (CHOSEN_ROOT); otherwise the configured sampler decides. */
+class ChosenRootSampler implements Sampler {
+  constructor(private readonly configured: Sampler) {}
+
+  shouldSample(context: Context, traceId: string, name: string, kind: SpanKind, attributes: Attributes, links: Link[]): SamplingResult {
+    if (context.getValue(CHOSEN_ROOT) === true) return { decision: SamplingDecision.RECORD_AND_SAMPLED };
+    return this.configured.shouldSample(context, traceId, name, kind, attributes, links);
+  }
+
+  toString() {
+    return `ChosenRoot{${this.configured.toString()}}`;
+  }
+}
+
+function ratioFrom(arg: string | undefined): number {
+  const ratio = arg === undefined || arg.trim() === '' ? NaN : Number(arg);
+  if (ratio >= 0 && ratio <= 1) return ratio;
+  diag.error(`OTEL_TRACES_SAMPLER_ARG=${arg ?? ''} is not a ratio in [0, 1]; using 1`);
+  return 1;
+}
+
+/**
+ * The standard OTEL_TRACES_SAMPLER / OTEL_TRACES_SAMPLER_ARG, read as the SDK reads them (default
+ * parentbased_always_on; a blank, unparsable or out-of-range ratio is 1; an unknown sampler is
+ * always_on). Built here rather than left to the SDK because the request layer needs the root
+ * ratio itself: it draws a root read into the sample or out of it before any span exists, so a
+ * read nobody records costs one random number (bench/access-observability.bench.ts).
+ */
+export function headSamplingFromEnv(env: NodeJS.ProcessEnv = process.env): HeadSampling {
+  const name = env.OTEL_TRACES_SAMPLER?.trim() || 'parentbased_always_on';
+  const built = (): { sampler: Sampler; rootRatio: number } => {
+    switch (name) {
+      case 'always_on':
+        return { sampler: new AlwaysOnSampler(), rootRatio: 1 };
+      case 'always_off':
+        return { sampler: new AlwaysOffSampler(), rootRatio: 0 };
+      case 'traceidratio': {
+        const ratio = ratioFrom(env.OTEL_TRACES_SAMPLER_ARG);
+        return { sampler: new TraceIdRatioBasedSampler(ratio), rootRatio: ratio };
+      }
+      case 'parentbased_always_on':
+        return { sampler: new ParentBasedSampler({ root: new AlwaysOnSampler() }), rootRatio: 1 };
+      case 'parentbased_always_off':
+        return { sampler: new ParentBasedSampler({ root: new AlwaysOffSampler() }), rootRatio: 0 };
+      case 'parentbased_traceidratio': {
+        const ratio = ratioFrom(env.OTEL_TRACES_SAMPLER_ARG);
+        return { sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio) }), rootRatio: ratio };
+      }
+      default:
+        diag.error(`OTEL_TRACES_SAMPLER=${name} is not supported; using always_on`);
+        return { sampler: new AlwaysOnSampler(), rootRatio: 1 };
+    }
+  };
+  const { sampler, rootRatio } = built();
+  return { sampler: new ChosenRootSampler(sampler), rootRatio };
+}
