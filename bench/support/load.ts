@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 const AUTOCANNON = fileURLToPath(new URL('../../node_modules/autocannon/autocannon.js', import.meta.url));
 
 export interface LoadResult {
+  /** Successful (2xx) answers a second: a node that fails fast must not look fast. */
   requestsPerSec: number;
   p50Ms: number;
   p99Ms: number;
@@ -27,11 +28,17 @@ export function runLoadChild(argv: string[]): Promise<LoadResult> {
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.on('error', reject);
-    child.on('exit', (code) => {
+    // 'close', not 'exit': stdout may still hold the end of the result when the process exits.
+    child.on('close', (code) => {
       if (code !== 0) return reject(new Error(`load generator exited ${code}`));
-      const r = JSON.parse(out);
+      let r;
+      try {
+        r = JSON.parse(out);
+      } catch {
+        return reject(new Error(`load generator printed no result: ${out.slice(0, 200)}`));
+      }
       resolve({
-        requestsPerSec: r.requests.average,
+        requestsPerSec: r['2xx'] / r.duration,
         p50Ms: r.latency.p50,
         p99Ms: r.latency.p99,
         non2xx: r.non2xx,
