@@ -251,7 +251,7 @@ function boxText(field: SignField): string {
     case 'INITIALS':
       return 'Initials';
     case 'DATE':
-      // The sealed date is the day the signature is recorded, in the sender's time zone.
+      // The sealed date is the day the signature is recorded, in the campaign's time zone.
       return 'Date of signing';
     case 'NAME':
       return 'Your name';
