@@ -44,12 +44,13 @@ function drawText(page: PDFPage, font: PDFFont, raw: string, box: PdfBox): void 
 function imageEmbedder(doc: PDFDocument) {
   const embedded = new Map<string, Promise<PDFImage>>();
   return (png: Uint8Array): Promise<PDFImage> => {
-    const problem = markPngStructureProblem(png);
-    if (problem) return Promise.reject(new SealMarkInvalid(problem));
     const key = createHash('sha256').update(png).digest('hex');
     let image = embedded.get(key);
     if (!image) {
-      image = doc.embedPng(png).catch(() => Promise.reject(new SealMarkInvalid('not a decodable PNG image')));
+      const problem = markPngStructureProblem(png);
+      image = problem
+        ? Promise.reject(new SealMarkInvalid(problem))
+        : doc.embedPng(png).catch(() => Promise.reject(new SealMarkInvalid('not a decodable PNG image')));
       embedded.set(key, image);
     }
     return image;

@@ -43,30 +43,30 @@ function ratioFrom(arg: string | undefined): number {
  * read nobody records costs one random number (bench/access-observability.bench.ts).
  */
 export function headSamplingFromEnv(env: NodeJS.ProcessEnv = process.env): HeadSampling {
-  const name = env.OTEL_TRACES_SAMPLER?.trim() || 'parentbased_always_on';
-  const built = (): { sampler: Sampler; rootRatio: number } => {
-    switch (name) {
-      case 'always_on':
-        return { sampler: new AlwaysOnSampler(), rootRatio: 1 };
-      case 'always_off':
-        return { sampler: new AlwaysOffSampler(), rootRatio: 0 };
-      case 'traceidratio': {
-        const ratio = ratioFrom(env.OTEL_TRACES_SAMPLER_ARG);
-        return { sampler: new TraceIdRatioBasedSampler(ratio), rootRatio: ratio };
-      }
-      case 'parentbased_always_on':
-        return { sampler: new ParentBasedSampler({ root: new AlwaysOnSampler() }), rootRatio: 1 };
-      case 'parentbased_always_off':
-        return { sampler: new ParentBasedSampler({ root: new AlwaysOffSampler() }), rootRatio: 0 };
-      case 'parentbased_traceidratio': {
-        const ratio = ratioFrom(env.OTEL_TRACES_SAMPLER_ARG);
-        return { sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio) }), rootRatio: ratio };
-      }
-      default:
-        diag.error(`OTEL_TRACES_SAMPLER=${name} is not supported; using always_on`);
-        return { sampler: new AlwaysOnSampler(), rootRatio: 1 };
-    }
-  };
-  const { sampler, rootRatio } = built();
+  const { sampler, rootRatio } = configuredSampler(env.OTEL_TRACES_SAMPLER?.trim() || 'parentbased_always_on', env.OTEL_TRACES_SAMPLER_ARG);
   return { sampler: new ChosenRootSampler(sampler), rootRatio };
+}
+
+function configuredSampler(name: string, arg: string | undefined): HeadSampling {
+  switch (name) {
+    case 'always_on':
+      return { sampler: new AlwaysOnSampler(), rootRatio: 1 };
+    case 'always_off':
+      return { sampler: new AlwaysOffSampler(), rootRatio: 0 };
+    case 'traceidratio': {
+      const r = ratioFrom(arg);
+      return { sampler: new TraceIdRatioBasedSampler(r), rootRatio: r };
+    }
+    case 'parentbased_always_on':
+      return { sampler: new ParentBasedSampler({ root: new AlwaysOnSampler() }), rootRatio: 1 };
+    case 'parentbased_always_off':
+      return { sampler: new ParentBasedSampler({ root: new AlwaysOffSampler() }), rootRatio: 0 };
+    case 'parentbased_traceidratio': {
+      const r = ratioFrom(arg);
+      return { sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(r) }), rootRatio: r };
+    }
+    default:
+      diag.error(`OTEL_TRACES_SAMPLER=${name} is not supported; using always_on`);
+      return { sampler: new AlwaysOnSampler(), rootRatio: 1 };
+  }
 }

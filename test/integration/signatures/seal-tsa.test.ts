@@ -31,6 +31,19 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
+/** An authority that accepts connections and never answers, for `run`; its sockets are closed after. */
+async function withSilentAuthority(run: (url: string, sockets: Socket[]) => Promise<void>) {
+  const sockets: Socket[] = [];
+  const silentServer = createServer((socket) => void sockets.push(socket));
+  await new Promise<void>((resolve) => silentServer.listen(0, '127.0.0.1', resolve));
+  try {
+    await run(`http://127.0.0.1:${(silentServer.address() as { port: number }).port}/`, sockets);
+  } finally {
+    for (const socket of sockets) socket.destroy();
+    await new Promise<void>((resolve) => silentServer.close(() => resolve()));
+  }
+}
+
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'seal-tsa-'));
   [good, failing, org] = await Promise.all([startTsa(), startTsa(), makeOrgChain(dir)]);
@@ -100,38 +113,22 @@ describe('seal timestamp authority', () => {
     }
   });
 
-  it('stops asking authorities once the whole walk has spent its time budget', async () => {
-    const sockets: Socket[] = [];
-    const silentServer = createServer((socket) => void sockets.push(socket));
-    await new Promise<void>((resolve) => silentServer.listen(0, '127.0.0.1', resolve));
-    try {
-      const url = `http://127.0.0.1:${(silentServer.address() as { port: number }).port}/`;
+  it('stops asking authorities once the whole walk has spent its time budget', () =>
+    withSilentAuthority(async (url) => {
       const stamp = createTimestamper({ urls: [url, url, url], timeoutMs: 300, totalBudgetMs: 450 });
       const err = await sealRejection(stamp(new Uint8Array([1, 2, 3])));
       expect(err.code).toBe('timestamp-unavailable');
       // The first two were asked and cut off (their own time-out, then the budget); the third never.
       expect(err.detail.match(/aborted due to timeout/g), err.detail).toHaveLength(2);
       expect(err.detail).toMatch(/aborted due to timeout; [^;]*: not asked \(time budget spent\)\)$/);
-    } finally {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => silentServer.close(() => resolve()));
-    }
-  });
+    }));
 
-  it('bounds the wait for a silent authority by signatures.tsa-timeout-ms', async () => {
-    const sockets: Socket[] = [];
-    const silentServer = createServer((socket) => void sockets.push(socket));
-    await new Promise<void>((resolve) => silentServer.listen(0, '127.0.0.1', resolve));
-    try {
-      const url = `http://127.0.0.1:${(silentServer.address() as { port: number }).port}/`;
+  it('bounds the wait for a silent authority by signatures.tsa-timeout-ms', () =>
+    withSilentAuthority(async (url, sockets) => {
       const settings = sealSettings(good, org, dir, { 'signatures.tsa-url': url, 'signatures.tsa-timeout-ms': 300 });
       const err = await sealRejection(createSealer({ settings, logger: silent })(req));
       expect(err.code).toBe('timestamp-unavailable');
       expect(err.detail).toContain('aborted due to timeout');
       expect(sockets.length).toBe(1);
-    } finally {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => silentServer.close(() => resolve()));
-    }
-  });
+    }));
 });
