@@ -1,10 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { insertAudit } from '../../db/queries/access-audit';
-import { insertApiClient, listApiClients, revokeApiClient, type ApiClientRow } from '../../db/queries/api-clients';
-import { deleteMember, insertMember } from '../../db/queries/tenants';
-import { API_CLIENT_ID, hashClientSecret, newClientId, newClientSecret } from '../../domain/api-client-credentials';
-import { notFound } from '../../domain/errors';
-import { revokeAllGrants } from '../../services/access/grants';
+import type { ApiClientRow } from '../../db/queries/api-clients';
+import { API_CLIENT_ID } from '../../domain/api-client-credentials';
+import { createApiClient, listTenantApiClients, revokeApiClient } from '../../services/access/api-clients';
 import { asOwnerOfPathTenant } from '../middleware/identity';
 import { createRouter, jsonBody, jsonContent, noContent, problemResponses, tenantParam } from '../openapi';
 import { ApiClient, ApiClientBody, ApiClientCreated, toIso, toIsoOrNull } from './schemas';
@@ -48,19 +45,12 @@ export function apiClientRoutes() {
       responses: { 201: jsonContent(ApiClientCreated, 'Created'), ...problemResponses(400, 403, 404) },
     }),
     async (c) => {
-      const { t } = c.req.valid('param');
-      const { db, settings } = c.get('deps');
-      const actor = c.get('caller').userId;
-      const id = newClientId();
-      const secret = newClientSecret();
-      const secretHash = await hashClientSecret(secret, settings['access.api-client-scrypt-cost']);
-      const row = await db.transaction(async (tx) => {
-        const created = await insertApiClient(tx, { id, tenantId: t, name: c.req.valid('json').name, secretHash, createdBy: actor });
-        await insertMember(tx, t, id, 'api-client', actor);
-        await insertAudit(tx, { tenantId: t, actor, action: 'api-client.create', subjectUserId: id });
-        return created;
+      const { client, secret } = await createApiClient(c.get('deps'), {
+        tenantId: c.req.valid('param').t,
+        name: c.req.valid('json').name,
+        actor: c.get('caller').userId,
       });
-      return c.json({ ...view(row), secret }, 201);
+      return c.json({ ...view(client), secret }, 201);
     },
   );
 
@@ -74,7 +64,7 @@ export function apiClientRoutes() {
       request: { params: z.object({ t: tenantParam }) },
       responses: { 200: jsonContent(z.array(ApiClient)), ...problemResponses(400, 403, 404) },
     }),
-    async (c) => c.json((await listApiClients(c.get('deps').db, c.req.valid('param').t)).map(view), 200),
+    async (c) => c.json((await listTenantApiClients(c.get('deps').db, { tenantId: c.req.valid('param').t })).map(view), 200),
   );
 
   app.openapi(
@@ -89,13 +79,7 @@ export function apiClientRoutes() {
     }),
     async (c) => {
       const { t, clientId } = c.req.valid('param');
-      const actor = c.get('caller').userId;
-      await c.get('deps').db.transaction(async (tx) => {
-        if (!(await revokeApiClient(tx, t, clientId, actor))) throw notFound('API client', 'api-client-not-found');
-        await revokeAllGrants(tx, t, clientId, actor, 'api client revoked');
-        await deleteMember(tx, t, clientId);
-        await insertAudit(tx, { tenantId: t, actor, action: 'api-client.revoke', subjectUserId: clientId });
-      });
+      await revokeApiClient(c.get('deps').db, { tenantId: t, clientId, actor: c.get('caller').userId });
       return c.body(null, 204);
     },
   );

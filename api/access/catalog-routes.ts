@@ -1,13 +1,12 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import type { CapabilityRow } from '../../db/queries/catalog';
 import {
-  getCapability,
-  insertCapability,
-  listCapabilities,
-  retireCapability,
-  upsertCapability,
-  type CapabilityRow,
-} from '../../db/queries/catalog';
-import { conflict, notFound } from '../../domain/errors';
+  createCatalogEntry,
+  getCatalogEntry,
+  listCatalog,
+  putCatalogEntry,
+  retireCatalogEntry,
+} from '../../services/access/catalog';
 import { userIdentity } from '../middleware/identity';
 import { operatorOnly } from '../middleware/operator';
 import { codeParam, createRouter, jsonBody, jsonContent, problemResponses } from '../openapi';
@@ -35,7 +34,7 @@ export function catalogRoutes() {
       middleware: [userIdentity],
       responses: { 200: jsonContent(z.array(Capability)), ...problemResponses(400) },
     }),
-    async (c) => c.json((await listCapabilities(c.get('deps').db)).map(view), 200),
+    async (c) => c.json((await listCatalog(c.get('deps').db)).map(view), 200),
   );
 
   app.openapi(
@@ -48,11 +47,7 @@ export function catalogRoutes() {
       request: { params: z.object({ code: codeParam }) },
       responses: { 200: jsonContent(Capability), ...problemResponses(400, 404) },
     }),
-    async (c) => {
-      const row = await getCapability(c.get('deps').db, c.req.valid('param').code);
-      if (!row) throw notFound('Capability', 'capability-not-found');
-      return c.json(view(row), 200);
-    },
+    async (c) => c.json(view(await getCatalogEntry(c.get('deps').db, { code: c.req.valid('param').code })), 200),
   );
 
   app.openapi(
@@ -65,11 +60,7 @@ export function catalogRoutes() {
       request: { body: jsonBody(CapabilityCreateBody) },
       responses: { 201: jsonContent(Capability, 'Created'), ...problemResponses(400, 403, 409) },
     }),
-    async (c) => {
-      const row = await insertCapability(c.get('deps').db, c.req.valid('json'));
-      if (!row) throw conflict('capability-exists', 'A capability with this code already exists');
-      return c.json(view(row), 201);
-    },
+    async (c) => c.json(view(await createCatalogEntry(c.get('deps').db, c.req.valid('json'))), 201),
   );
 
   app.openapi(
@@ -87,7 +78,7 @@ export function catalogRoutes() {
       },
     }),
     async (c) => {
-      const { row, inserted } = await upsertCapability(c.get('deps').db, {
+      const { row, inserted } = await putCatalogEntry(c.get('deps').db, {
         ...c.req.valid('json'),
         code: c.req.valid('param').code,
       });
@@ -105,11 +96,7 @@ export function catalogRoutes() {
       request: { params: z.object({ code: codeParam }) },
       responses: { 200: jsonContent(Capability, 'Retired'), ...problemResponses(400, 403, 404) },
     }),
-    async (c) => {
-      const row = await retireCapability(c.get('deps').db, c.req.valid('param').code);
-      if (!row) throw notFound('Capability', 'capability-not-found');
-      return c.json(view(row), 200);
-    },
+    async (c) => c.json(view(await retireCatalogEntry(c.get('deps').db, { code: c.req.valid('param').code })), 200),
   );
 
   return app;

@@ -1,16 +1,12 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { insertAudit } from '../../db/queries/access-audit';
-import { getCapability } from '../../db/queries/catalog';
+import { grantCapability, listUserGrants, revokeGrant } from '../../services/access/grants';
 import {
-  deleteSubscription,
-  getSubscription,
-  listGrants,
-  listSubscriptions,
-  upsertSubscription,
-} from '../../db/queries/entitlements';
-import { userNames } from '../../db/queries/membership';
-import { conflict, notFound } from '../../domain/errors';
-import { grantCapability, revokeGrant } from '../../services/access/grants';
+  enableSubscription,
+  listTenantSubscriptions,
+  removeSubscription,
+  suspendSubscription,
+  type TenantSubscription,
+} from '../../services/access/subscriptions';
 import { asMember, asOwnerOfPathTenant } from '../middleware/identity';
 import {
   codeParam,
@@ -30,8 +26,7 @@ const owner = asOwnerOfPathTenant;
 const tc = z.object({ t: tenantParam, code: codeParam });
 const tuc = z.object({ t: tenantParam, u: userParam, code: codeParam });
 
-type SubRow = Awaited<ReturnType<typeof listSubscriptions>>[number];
-const subView = (tenantId: string, r: SubRow) => ({
+const subView = (tenantId: string, r: TenantSubscription) => ({
   tenantId,
   capabilityCode: r.capabilityCode,
   capabilityName: r.capabilityName,
@@ -57,7 +52,7 @@ export function entitlementRoutes() {
     }),
     async (c) => {
       const t = c.get('caller').tenantId;
-      return c.json((await listSubscriptions(c.get('deps').db, t)).map((r) => subView(t, r)), 200);
+      return c.json((await listTenantSubscriptions(c.get('deps').db, { tenantId: t })).map((r) => subView(t, r)), 200);
     },
   );
 
@@ -90,7 +85,7 @@ export function entitlementRoutes() {
     }),
     async (c) => {
       const t = c.req.valid('param').t;
-      return c.json((await listSubscriptions(c.get('deps').db, t)).map((r) => subView(t, r)), 200);
+      return c.json((await listTenantSubscriptions(c.get('deps').db, { tenantId: t })).map((r) => subView(t, r)), 200);
     },
   );
 
@@ -106,28 +101,8 @@ export function entitlementRoutes() {
     }),
     async (c) => {
       const { t, code } = c.req.valid('param');
-      const db = c.get('deps').db;
-      const actor = c.get('caller').userId;
-      const capability = await getCapability(db, code);
-      if (!capability) throw notFound(`Capability ${code}`, 'capability-not-found');
-      if (capability.status === 'RETIRED') {
-        throw conflict('capability-retired', `Capability ${code} is retired; it cannot be subscribed`);
-      }
-      const row = await db.transaction(async (tx) => {
-        const subscription = await upsertSubscription(tx, t, code, 'ACTIVE', actor);
-        await insertAudit(tx, { tenantId: t, actor, action: 'subscription.enable', capabilityCode: code });
-        return subscription;
-      });
-      // The catalog row is already in hand: no second read of the tenant's subscriptions.
-      const view = {
-        ...row,
-        capabilityName: capability.name,
-        route: capability.route,
-        icon: capability.icon,
-        tier: capability.tier,
-        capabilityStatus: capability.status,
-      };
-      return c.json(subView(t, view), 200);
+      const row = await enableSubscription(c.get('deps').db, { tenantId: t, code, actor: c.get('caller').userId });
+      return c.json(subView(t, row), 200);
     },
   );
 
@@ -151,19 +126,9 @@ export function entitlementRoutes() {
     }),
     async (c) => {
       const { t, code } = c.req.valid('param');
-      const hard = c.req.valid('query').hard === 'true';
-      const db = c.get('deps').db;
-      const actor = c.get('caller').userId;
-      await db.transaction(async (tx) => {
-        if (hard) {
-          if (!(await deleteSubscription(tx, t, code))) throw notFound('Subscription', 'subscription-not-found');
-        } else {
-          if (!(await getSubscription(tx, t, code))) throw notFound('Subscription', 'subscription-not-found');
-          await upsertSubscription(tx, t, code, 'SUSPENDED', actor);
-        }
-        const action = hard ? 'subscription.remove' : 'subscription.suspend';
-        await insertAudit(tx, { tenantId: t, actor, action, capabilityCode: code });
-      });
+      const input = { tenantId: t, code, actor: c.get('caller').userId };
+      if (c.req.valid('query').hard === 'true') await removeSubscription(c.get('deps').db, input);
+      else await suspendSubscription(c.get('deps').db, input);
       return c.body(null, 204);
     },
   );
@@ -180,14 +145,12 @@ export function entitlementRoutes() {
     }),
     async (c) => {
       const { t, u } = c.req.valid('param');
-      const db = c.get('deps').db;
-      const rows = await listGrants(db, t, u);
-      const names = await userNames(db, [u]);
+      const { userName, grants } = await listUserGrants(c.get('deps').db, { tenantId: t, userId: u });
       return c.json(
-        rows.map((r) => ({
+        grants.map((r) => ({
           tenantId: t,
           userId: u,
-          userName: names.get(u) ?? null,
+          userName,
           capabilityCode: r.capabilityCode,
           capabilityName: r.capabilityName,
           level: r.level,
@@ -212,16 +175,20 @@ export function entitlementRoutes() {
     }),
     async (c) => {
       const { t, u, code } = c.req.valid('param');
-      const db = c.get('deps').db;
       const actor = c.get('caller').userId;
       const level = c.req.valid('json').level;
-      const { grant: row, capability } = await grantCapability(db, { tenantId: t, userId: u, code, level, actor });
-      const names = await userNames(db, [u]);
+      const { grant: row, capability, userName } = await grantCapability(c.get('deps').db, {
+        tenantId: t,
+        userId: u,
+        code,
+        level,
+        actor,
+      });
       return c.json(
         {
           tenantId: t,
           userId: u,
-          userName: names.get(u) ?? null,
+          userName,
           capabilityCode: code,
           capabilityName: capability.name,
           level: row.level,
@@ -246,7 +213,7 @@ export function entitlementRoutes() {
     }),
     async (c) => {
       const { t, u, code } = c.req.valid('param');
-      await revokeGrant(c.get('deps').db, t, u, code, c.get('caller').userId);
+      await revokeGrant(c.get('deps').db, { tenantId: t, userId: u, code, actor: c.get('caller').userId });
       return c.body(null, 204);
     },
   );

@@ -1,9 +1,11 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { removeGroupMember } from '../../db/queries/membership';
-import { getRoleGroup, insertRoleGroup, listGroupMembers, listRoleGroups } from '../../db/queries/tenants';
-import { roleGroupId } from '../../domain/access/groups';
-import { conflict, notFound } from '../../domain/errors';
-import { addToRoleGroup } from '../../services/access/groups';
+import {
+  addToRoleGroup,
+  createRoleGroup,
+  listCandidateGroups,
+  listRoleGroupMembers,
+  removeFromRoleGroup,
+} from '../../services/access/groups';
 import { asOwnerOfPathTenant } from '../middleware/identity';
 import {
   createRouter,
@@ -37,7 +39,7 @@ export function groupRoutes() {
       responses: { 200: jsonContent(z.array(Group)), ...problemResponses(400, 403, 404) },
     }),
     async (c) => {
-      const rows = await listRoleGroups(c.get('deps').db, c.req.valid('param').t);
+      const rows = await listCandidateGroups(c.get('deps').db, { tenantId: c.req.valid('param').t });
       return c.json(rows.map((r) => ({ ...r, id: r.name, createdAt: toIso(r.createdAt) })), 200);
     },
   );
@@ -53,10 +55,12 @@ export function groupRoutes() {
       responses: { 201: jsonContent(Group, 'Created'), ...problemResponses(400, 403, 404, 409) },
     }),
     async (c) => {
-      const t = c.req.valid('param').t;
       const { name, description } = c.req.valid('json');
-      const row = await insertRoleGroup(c.get('deps').db, t, roleGroupId(t, name), name, description ?? null);
-      if (!row) throw conflict('group-exists', `Group ${name} already exists`);
+      const row = await createRoleGroup(c.get('deps').db, {
+        tenantId: c.req.valid('param').t,
+        name,
+        description: description ?? null,
+      });
       return c.json({ id: name, name, description: row.description, memberCount: 0, createdAt: toIso(row.createdAt) }, 201);
     },
   );
@@ -73,9 +77,7 @@ export function groupRoutes() {
     }),
     async (c) => {
       const { t, g } = c.req.valid('param');
-      const db = c.get('deps').db;
-      if (!(await getRoleGroup(db, t, roleGroupId(t, g)))) throw notFound('Group', 'group-not-found');
-      const rows = await listGroupMembers(db, roleGroupId(t, g));
+      const rows = await listRoleGroupMembers(c.get('deps').db, { tenantId: t, name: g });
       return c.json(rows.map((r) => ({ ...r, addedAt: toIso(r.addedAt) })), 200);
     },
   );
@@ -93,15 +95,9 @@ export function groupRoutes() {
       }),
       async (c) => {
         const { t, g, u } = c.req.valid('param');
-        const db = c.get('deps').db;
-        const id = roleGroupId(t, g);
-        if (method === 'put') {
-          await addToRoleGroup(db, t, id, u);
-        } else if (!(await getRoleGroup(db, t, id))) {
-          throw notFound('Group', 'group-not-found');
-        } else if (!(await removeGroupMember(db, id, u))) {
-          throw notFound('Group member', 'group-member-not-found');
-        }
+        const input = { tenantId: t, name: g, userId: u };
+        if (method === 'put') await addToRoleGroup(c.get('deps').db, input);
+        else await removeFromRoleGroup(c.get('deps').db, input);
         return c.body(null, 204);
       },
     );

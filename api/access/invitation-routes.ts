@@ -1,15 +1,11 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { createHash, randomBytes } from 'node:crypto';
-import { insertAudit } from '../../db/queries/access-audit';
+import type { InvitationRow } from '../../db/queries/invitations';
 import {
-  findInvitationByHash,
-  insertInvitation,
-  listInvitations,
+  acceptInvitation,
+  createInvitation,
+  listTenantInvitations,
   revokeInvitation,
-  type InvitationRow,
-} from '../../db/queries/invitations';
-import { AppError, conflict, notFound } from '../../domain/errors';
-import { acceptInvitation } from '../../services/access/invitations';
+} from '../../services/access/invitations';
 import { asOwnerOfPathTenant, userIdentity } from '../middleware/identity';
 import {
   createRouter,
@@ -24,7 +20,6 @@ import { Invitation, InvitationBody, InvitationCreated, toIso } from './schemas'
 
 const tags = ['Access: invitations'];
 const owner = asOwnerOfPathTenant;
-const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 function view(r: InvitationRow, now: Date) {
   const status = r.acceptedAt
@@ -63,7 +58,7 @@ export function invitationRoutes() {
     }),
     async (c) => {
       const at = now(c.get('deps'));
-      const rows = await listInvitations(c.get('deps').db, c.req.valid('param').t);
+      const rows = await listTenantInvitations(c.get('deps').db, { tenantId: c.req.valid('param').t });
       return c.json(rows.map((r) => view(r, at)), 200);
     },
   );
@@ -79,26 +74,16 @@ export function invitationRoutes() {
       responses: { 201: jsonContent(InvitationCreated, 'Created'), ...problemResponses(400, 403, 404) },
     }),
     async (c) => {
-      const { db, settings } = c.get('deps');
-      const t = c.req.valid('param').t;
       const body = c.req.valid('json');
-      const token = randomBytes(32).toString('base64url');
       const at = now(c.get('deps'));
-      const expiresAt = new Date(at.getTime() + settings['access.invitation-ttl-hours'] * 3_600_000);
-      const actor = c.get('caller').userId;
-      const row = await db.transaction(async (tx) => {
-        const inv = await insertInvitation(tx, {
-          tenantId: t,
-          tokenHash: hashToken(token),
-          email: body.email ?? null,
-          role: body.role,
-          createdBy: actor,
-          expiresAt,
-        });
-        await insertAudit(tx, { tenantId: t, actor, action: 'invitation.create', detail: { invitationId: inv.id, role: body.role } });
-        return inv;
+      const { invitation, token } = await createInvitation(c.get('deps'), {
+        tenantId: c.req.valid('param').t,
+        email: body.email ?? null,
+        role: body.role,
+        actor: c.get('caller').userId,
+        now: at,
       });
-      return c.json({ ...view(row, at), token }, 201);
+      return c.json({ ...view(invitation, at), token }, 201);
     },
   );
 
@@ -114,7 +99,7 @@ export function invitationRoutes() {
     }),
     async (c) => {
       const { t, id } = c.req.valid('param');
-      if (!(await revokeInvitation(c.get('deps').db, t, id))) throw notFound('Open invitation', 'invitation-not-found');
+      await revokeInvitation(c.get('deps').db, { tenantId: t, id });
       return c.body(null, 204);
     },
   );
@@ -138,16 +123,12 @@ export function invitationRoutes() {
       },
     }),
     async (c) => {
-      const { db } = c.get('deps');
-      const userId = c.get('userId');
-      const found = await findInvitationByHash(db, hashToken(c.req.valid('param').token));
-      if (!found || found.revokedAt) throw notFound('Invitation', 'invitation-not-found');
-      if (found.acceptedAt) throw conflict('invitation-used', 'This invitation has already been used');
-      if (found.expiresAt <= now(c.get('deps'))) {
-        throw new AppError('invitation-expired', 'This invitation has expired');
-      }
-      await acceptInvitation(db, found, userId);
-      return c.json({ tenantId: found.tenantId, role: found.role }, 200);
+      const accepted = await acceptInvitation(c.get('deps').db, {
+        token: c.req.valid('param').token,
+        userId: c.get('userId'),
+        now: now(c.get('deps')),
+      });
+      return c.json(accepted, 200);
     },
   );
 

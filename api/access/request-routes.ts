@@ -1,13 +1,11 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import type { Db } from '../../db/client';
-import { listAccessRequests, type AccessRequestRow } from '../../db/queries/access-requests';
-import { capabilityNames } from '../../db/queries/catalog';
-import { userNames } from '../../db/queries/membership';
 import {
   approveAccessRequest,
   cancelAccessRequest,
   denyAccessRequest,
+  listAccessRequestsWithNames,
   submitAccessRequest,
+  type NamedAccessRequest,
 } from '../../services/access/access-requests';
 import { parseJsonBody } from '../body';
 import { asMember, ownerOrOperator, tenantIdentity, userIdentity } from '../middleware/identity';
@@ -19,34 +17,23 @@ const member = asMember;
 const decider = [userIdentity, tenantIdentity, ownerOrOperator];
 const idParams = z.object({ id: uuidParam() });
 
-/** Names and labels are resolved at read time, so renames show up everywhere at once. */
-async function views(db: Db, rows: AccessRequestRow[]) {
-  const [names, labels] = await Promise.all([
-    userNames(
-      db,
-      rows.flatMap((r) => (r.decidedBy ? [r.userId, r.decidedBy] : [r.userId])),
-    ),
-    capabilityNames(db),
-  ]);
-  return rows.map((r) => ({
-    id: r.id,
-    tenantId: r.tenantId,
-    userId: r.userId,
-    userName: names.get(r.userId) ?? null,
-    capabilityCode: r.capabilityCode,
-    capabilityName: labels.get(r.capabilityCode) ?? null,
-    requestedLevel: r.requestedLevel,
-    grantedLevel: r.grantedLevel,
-    status: r.status,
-    note: r.note,
-    decidedBy: r.decidedBy,
-    decidedByName: r.decidedBy ? (names.get(r.decidedBy) ?? null) : null,
-    decisionNote: r.decisionNote,
-    createdAt: toIso(r.createdAt),
-    decidedAt: toIsoOrNull(r.decidedAt),
-  }));
-}
-const one = async (db: Db, row: AccessRequestRow) => (await views(db, [row]))[0]!;
+const view = (r: NamedAccessRequest) => ({
+  id: r.id,
+  tenantId: r.tenantId,
+  userId: r.userId,
+  userName: r.userName,
+  capabilityCode: r.capabilityCode,
+  capabilityName: r.capabilityName,
+  requestedLevel: r.requestedLevel,
+  grantedLevel: r.grantedLevel,
+  status: r.status,
+  note: r.note,
+  decidedBy: r.decidedBy,
+  decidedByName: r.decidedByName,
+  decisionNote: r.decisionNote,
+  createdAt: toIso(r.createdAt),
+  decidedAt: toIsoOrNull(r.decidedAt),
+});
 
 export function requestRoutes() {
   const app = createRouter();
@@ -64,9 +51,9 @@ export function requestRoutes() {
       responses: { 201: jsonContent(AccessRequest, 'Created'), ...problemResponses(400, 403, 404, 409, 422) },
     }),
     async (c) => {
-      const db = c.get('deps').db;
-      const row = await submitAccessRequest(db, c.get('caller'), c.req.valid('json'));
-      return c.json(await one(db, row), 201);
+      const { tenantId, userId } = c.get('caller');
+      const row = await submitAccessRequest(c.get('deps').db, { ...c.req.valid('json'), tenantId, userId });
+      return c.json(view(row), 201);
     },
   );
 
@@ -80,9 +67,8 @@ export function requestRoutes() {
       responses: { 200: jsonContent(z.array(AccessRequest)), ...problemResponses(400, 403, 404) },
     }),
     async (c) => {
-      const db = c.get('deps').db;
       const { tenantId, userId } = c.get('caller');
-      return c.json(await views(db, await listAccessRequests(db, tenantId, { userId })), 200);
+      return c.json((await listAccessRequestsWithNames(c.get('deps').db, { tenantId, userId })).map(view), 200);
     },
   );
 
@@ -97,9 +83,9 @@ export function requestRoutes() {
       responses: { 200: jsonContent(AccessRequest), ...problemResponses(400, 403, 404, 409) },
     }),
     async (c) => {
-      const db = c.get('deps').db;
-      const row = await cancelAccessRequest(db, c.get('caller'), c.req.valid('param').id);
-      return c.json(await one(db, row), 200);
+      const { tenantId, userId } = c.get('caller');
+      const row = await cancelAccessRequest(c.get('deps').db, { tenantId, userId, id: c.req.valid('param').id });
+      return c.json(view(row), 200);
     },
   );
 
@@ -116,9 +102,11 @@ export function requestRoutes() {
       responses: { 200: jsonContent(z.array(AccessRequest)), ...problemResponses(400, 403, 404) },
     }),
     async (c) => {
-      const db = c.get('deps').db;
-      const rows = await listAccessRequests(db, c.get('caller').tenantId, { status: c.req.valid('query').status });
-      return c.json(await views(db, rows), 200);
+      const rows = await listAccessRequestsWithNames(c.get('deps').db, {
+        tenantId: c.get('caller').tenantId,
+        status: c.req.valid('query').status,
+      });
+      return c.json(rows.map(view), 200);
     },
   );
 
@@ -137,10 +125,10 @@ export function requestRoutes() {
       responses: { 200: jsonContent(AccessRequest), ...problemResponses(400, 403, 404, 409, 422, 503) },
     }),
     async (c) => {
-      const db = c.get('deps').db;
+      const { tenantId, userId } = c.get('caller');
       const body = (await readOptionalJson(await c.req.text(), ApproveBody)) ?? {};
-      const row = await approveAccessRequest(db, c.get('caller'), c.req.valid('param').id, body.level);
-      return c.json(await one(db, row), 200);
+      const row = await approveAccessRequest(c.get('deps').db, { tenantId, userId, id: c.req.valid('param').id, level: body.level });
+      return c.json(view(row), 200);
     },
   );
 
@@ -158,10 +146,15 @@ export function requestRoutes() {
       responses: { 200: jsonContent(AccessRequest), ...problemResponses(400, 403, 404, 409) },
     }),
     async (c) => {
-      const db = c.get('deps').db;
+      const { tenantId, userId } = c.get('caller');
       const body = (await readOptionalJson(await c.req.text(), DenyBody)) ?? {};
-      const row = await denyAccessRequest(db, c.get('caller'), c.req.valid('param').id, body.decisionNote);
-      return c.json(await one(db, row), 200);
+      const row = await denyAccessRequest(c.get('deps').db, {
+        tenantId,
+        userId,
+        id: c.req.valid('param').id,
+        decisionNote: body.decisionNote,
+      });
+      return c.json(view(row), 200);
     },
   );
 

@@ -1,7 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { listAudit } from '../../db/queries/access-audit';
-import { listMembers } from '../../db/queries/tenants';
-import { addMember, removeMember, setRole } from '../../services/access/members';
+import { listTenantAudit } from '../../services/access/access-audit';
+import { addMember, listTenantMembers, removeMember, setRole } from '../../services/access/members';
 import { grantOwnership, revokeOwnership } from '../../services/access/ownership';
 import { createTenant } from '../../services/access/tenants';
 import { asOwnerOfPathTenant, tenantIdentity, userIdentity } from '../middleware/identity';
@@ -36,7 +35,7 @@ export function tenantRoutes() {
     }),
     async (c) => {
       const { id, name } = c.req.valid('json');
-      const row = await createTenant(c.get('deps').db, id, name, c.get('userId'));
+      const row = await createTenant(c.get('deps').db, { id, name, userId: c.get('userId') });
       return c.json({ id: row.id, name: row.name, createdBy: row.createdBy, createdAt: toIso(row.createdAt) }, 201);
     },
   );
@@ -73,7 +72,7 @@ export function tenantRoutes() {
       responses: { 200: jsonContent(z.array(Member)), ...problemResponses(400, 403, 404) },
     }),
     async (c) => {
-      const rows = await listMembers(c.get('deps').db, c.req.valid('param').t);
+      const rows = await listTenantMembers(c.get('deps').db, { tenantId: c.req.valid('param').t });
       return c.json(rows.map((r) => ({ ...r, joinedAt: toIso(r.joinedAt) })), 200);
     },
   );
@@ -90,7 +89,7 @@ export function tenantRoutes() {
     }),
     async (c) => {
       const { t, u } = c.req.valid('param');
-      const { created } = await addMember(c.get('deps').db, t, u, c.get('caller').userId);
+      const { created } = await addMember(c.get('deps').db, { tenantId: t, userId: u, actor: c.get('caller').userId });
       return c.body(null, created ? 201 : 200);
     },
   );
@@ -107,7 +106,7 @@ export function tenantRoutes() {
     }),
     async (c) => {
       const { t, u } = c.req.valid('param');
-      await removeMember(c.get('deps').db, t, u, c.get('caller').userId);
+      await removeMember(c.get('deps').db, { tenantId: t, userId: u, actor: c.get('caller').userId });
       return c.body(null, 204);
     },
   );
@@ -124,7 +123,7 @@ export function tenantRoutes() {
     }),
     async (c) => {
       const { t, u } = c.req.valid('param');
-      await grantOwnership(c.get('deps').db, t, u, c.get('caller').userId);
+      await grantOwnership(c.get('deps').db, { tenantId: t, userId: u, actor: c.get('caller').userId });
       return c.body(null, 204);
     },
   );
@@ -141,7 +140,7 @@ export function tenantRoutes() {
     }),
     async (c) => {
       const { t, u } = c.req.valid('param');
-      await revokeOwnership(c.get('deps').db, t, u, c.get('caller').userId);
+      await revokeOwnership(c.get('deps').db, { tenantId: t, userId: u, actor: c.get('caller').userId });
       return c.body(null, 204);
     },
   );
@@ -158,7 +157,7 @@ export function tenantRoutes() {
     }),
     async (c) => {
       const { t, u } = c.req.valid('param');
-      await setRole(c.get('deps').db, t, u, c.req.valid('json').role, c.get('caller').userId);
+      await setRole(c.get('deps').db, { tenantId: t, userId: u, role: c.req.valid('json').role, actor: c.get('caller').userId });
       return c.body(null, 204);
     },
   );
@@ -184,10 +183,8 @@ export function tenantRoutes() {
     }),
     async (c) => {
       const { limit, before } = c.req.valid('query');
-      const rows = await listAudit(c.get('deps').db, c.req.valid('param').t, limit, before);
-      const items = rows.map((r) => ({ ...r, at: toIso(r.at) }));
-      const nextBefore = rows.length === limit ? (rows[rows.length - 1]?.id ?? null) : null;
-      return c.json({ items, nextBefore }, 200);
+      const { entries, nextBefore } = await listTenantAudit(c.get('deps').db, { tenantId: c.req.valid('param').t, limit, before });
+      return c.json({ items: entries.map((r) => ({ ...r, at: toIso(r.at) })), nextBefore }, 200);
     },
   );
 

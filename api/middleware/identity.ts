@@ -1,7 +1,6 @@
 import { createMiddleware } from 'hono/factory';
-import { loadCallerSnapshot } from '../../db/queries/caller-snapshot';
-import { upsertUserDirectory } from '../../db/queries/membership';
 import { AppError, forbidden } from '../../domain/errors';
+import { loadCaller, recordUserDirectoryEntry } from '../../services/access/callers';
 import type { AppEnv } from '../env';
 import { accepts } from '../openapi-security';
 import { TENANT_ID, USER_ID } from '../openapi';
@@ -36,7 +35,7 @@ export const userIdentity = accepts(createMiddleware<AppEnv>(async (c, next) => 
   if (name !== undefined || email !== undefined) {
     const stamp = `${name ?? ''}\u0000${email ?? ''}`;
     if (seenDirectory.get(userId) !== stamp) {
-      await upsertUserDirectory(c.get('deps').db, userId, name, email);
+      await recordUserDirectoryEntry(c.get('deps').db, { userId, name, email });
       if (seenDirectory.size > 50_000) seenDirectory.clear();
       seenDirectory.set(userId, stamp);
     }
@@ -55,7 +54,7 @@ export const tenantIdentity = accepts(createMiddleware<AppEnv>(async (c, next) =
   const { db, settings, accessCache } = c.get('deps');
   let facts = accessCache?.get(tenantId, userId);
   if (!facts) {
-    facts = await loadCallerSnapshot(db, tenantId, userId, settings['access.operator-groups']);
+    facts = await loadCaller(db, { tenantId, userId, operatorGroups: settings['access.operator-groups'] });
     accessCache?.set(tenantId, userId, facts);
   }
   if (!facts.tenantExists) throw new AppError('tenant-not-found', 'Tenant was not found');

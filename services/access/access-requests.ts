@@ -4,10 +4,13 @@ import {
   decideAccessRequest,
   getAccessRequest,
   insertAccessRequest,
+  listAccessRequests,
+  type AccessRequestRow,
+  type AccessRequestStatus,
 } from '../../db/queries/access-requests';
-import { getCapability } from '../../db/queries/catalog';
+import { capabilityNames, getCapability } from '../../db/queries/catalog';
 import { getGrant, getSubscription } from '../../db/queries/entitlements';
-import { lockTenant } from '../../db/queries/membership';
+import { lockTenant, userNames } from '../../db/queries/membership';
 import { withTransactionRetry } from '../../db/transaction-retry';
 import { levelCovers, type Level } from '../../domain/access/levels';
 import { AppError, conflict, forbidden, notFound } from '../../domain/errors';
@@ -19,12 +22,45 @@ export interface RequestActor {
   userId: string;
 }
 
+/** A request with the names of its requester, capability and decider. */
+export type NamedAccessRequest = AccessRequestRow & {
+  userName: string | null;
+  capabilityName: string | null;
+  decidedByName: string | null;
+};
+
+/** Names and labels are resolved at read time, so renames show up everywhere at once. */
+async function withNames(db: Db, rows: AccessRequestRow[]): Promise<NamedAccessRequest[]> {
+  const [names, labels] = await Promise.all([
+    userNames(
+      db,
+      rows.flatMap((r) => (r.decidedBy ? [r.userId, r.decidedBy] : [r.userId])),
+    ),
+    capabilityNames(db),
+  ]);
+  return rows.map((r) => ({
+    ...r,
+    userName: names.get(r.userId) ?? null,
+    capabilityName: labels.get(r.capabilityCode) ?? null,
+    decidedByName: r.decidedBy ? (names.get(r.decidedBy) ?? null) : null,
+  }));
+}
+const withName = async (db: Db, row: AccessRequestRow) => (await withNames(db, [row]))[0]!;
+
+/** A tenant's requests, newest first: one user's (any status), or those in one status. */
+export async function listAccessRequestsWithNames(
+  db: Db,
+  input: { tenantId: string; userId?: string; status?: AccessRequestStatus },
+) {
+  const { tenantId, ...filter } = input;
+  return withNames(db, await listAccessRequests(db, tenantId, filter));
+}
+
 export async function submitAccessRequest(
   db: Db,
-  caller: RequestActor,
-  input: { capabilityCode: string; requestedLevel: Level; note?: string | undefined },
+  input: RequestActor & { capabilityCode: string; requestedLevel: Level; note?: string | undefined },
 ) {
-  const { tenantId, userId } = caller;
+  const { tenantId, userId } = input;
   const code = input.capabilityCode;
   const capability = await getCapability(db, code);
   if (!capability || capability.status === 'RETIRED') {
@@ -46,10 +82,14 @@ export async function submitAccessRequest(
     note: input.note ?? null,
   });
   if (!row) throw conflict('request-already-open', `An open request for ${code} already exists`);
-  return row;
+  return withName(db, row);
 }
 
-export async function cancelAccessRequest(db: Db, caller: RequestActor, id: string) {
+/** Who acts on which request. */
+type RequestDecision = RequestActor & { id: string };
+
+export async function cancelAccessRequest(db: Db, input: RequestDecision) {
+  const { id, ...caller } = input;
   const row = await getAccessRequest(db, caller.tenantId, id);
   if (!row) throw notFound('Access request', 'access-request-not-found');
   if (row.userId !== caller.userId) {
@@ -60,7 +100,7 @@ export async function cancelAccessRequest(db: Db, caller: RequestActor, id: stri
     decidedBy: caller.userId,
   });
   if (!cancelled) throw conflict('request-not-pending', `Request is ${row.status}, not PENDING`);
-  return cancelled;
+  return withName(db, cancelled);
 }
 
 async function loadForDecision(db: Db, caller: RequestActor, id: string) {
@@ -76,9 +116,10 @@ async function loadForDecision(db: Db, caller: RequestActor, id: string) {
  * Approve: the request flips and the grant is set in one transaction, via the direct-grant path.
  * The tenant lock comes before the request's row lock, in the order member removal takes them.
  */
-export async function approveAccessRequest(db: Db, caller: RequestActor, id: string, level?: Level) {
+export async function approveAccessRequest(db: Db, input: RequestDecision & { level?: Level | undefined }) {
+  const { id, level, ...caller } = input;
   const row = await loadForDecision(db, caller, id);
-  return withTransactionRetry(db, async (tx) => {
+  const approved = await withTransactionRetry(db, async (tx) => {
     await lockTenant(tx, caller.tenantId);
     const granted = level ?? row.requestedLevel;
     const decided = await decideAccessRequest(tx, caller.tenantId, id, {
@@ -105,11 +146,13 @@ export async function approveAccessRequest(db: Db, caller: RequestActor, id: str
     });
     return decided;
   });
+  return withName(db, approved);
 }
 
-export async function denyAccessRequest(db: Db, caller: RequestActor, id: string, decisionNote?: string) {
+export async function denyAccessRequest(db: Db, input: RequestDecision & { decisionNote?: string | undefined }) {
+  const { id, decisionNote, ...caller } = input;
   const row = await loadForDecision(db, caller, id);
-  return withTransactionRetry(db, async (tx) => {
+  const denied = await withTransactionRetry(db, async (tx) => {
     const decided = await decideAccessRequest(tx, caller.tenantId, id, {
       status: 'DENIED',
       decidedBy: caller.userId,
@@ -126,4 +169,5 @@ export async function denyAccessRequest(db: Db, caller: RequestActor, id: string
     });
     return decided;
   });
+  return withName(db, denied);
 }

@@ -1,8 +1,8 @@
 import type { Db, DbOrTx, Tx } from '../../db/client';
 import { insertAudit } from '../../db/queries/access-audit';
 import { getCapability } from '../../db/queries/catalog';
-import { deleteGrant, deleteUserGrants, getSubscription, upsertGrant } from '../../db/queries/entitlements';
-import { lockTenant } from '../../db/queries/membership';
+import { deleteGrant, deleteUserGrants, getSubscription, listGrants, upsertGrant } from '../../db/queries/entitlements';
+import { lockTenant, userNames } from '../../db/queries/membership';
 import { getMember } from '../../db/queries/tenants';
 import { withTransactionRetry } from '../../db/transaction-retry';
 import type { Level } from '../../domain/access/levels';
@@ -45,10 +45,22 @@ export async function setGrant(tx: DbOrTx, g: GrantInput) {
   return { grant, capability };
 }
 
-/** A direct grant, in its own transaction. */
-export const grantCapability = (db: Db, g: GrantInput) => withTransactionRetry(db, (tx) => setGrant(tx, g));
+/** A user's grants (with the subscription each depends on) and the user's directory name. */
+export async function listUserGrants(db: Db, input: { tenantId: string; userId: string }) {
+  const grants = await listGrants(db, input.tenantId, input.userId);
+  const names = await userNames(db, [input.userId]);
+  return { userName: names.get(input.userId) ?? null, grants };
+}
 
-export async function revokeGrant(db: Db, tenantId: string, userId: string, code: string, actor: string) {
+/** A direct grant, in its own transaction; the grantee's name is read after it commits. */
+export async function grantCapability(db: Db, g: GrantInput) {
+  const { grant, capability } = await withTransactionRetry(db, (tx) => setGrant(tx, g));
+  const names = await userNames(db, [g.userId]);
+  return { grant, capability, userName: names.get(g.userId) ?? null };
+}
+
+export async function revokeGrant(db: Db, input: { tenantId: string; userId: string; code: string; actor: string }) {
+  const { tenantId, userId, code, actor } = input;
   return withTransactionRetry(db, async (tx) => {
     const removed = await deleteGrant(tx, tenantId, userId, code);
     if (!removed) throw notFound(`Grant of ${code} to ${userId}`, 'grant-not-found');

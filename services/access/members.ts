@@ -6,6 +6,7 @@ import {
   deleteMember,
   getMember,
   insertMember,
+  listMembers,
   removeFromTenantGroups,
   setMemberRole,
   type MemberRole,
@@ -17,7 +18,13 @@ import { notFound } from '../../domain/errors';
 import { revokeAllGrants } from './grants';
 import { dropOwnership } from './ownership';
 
-export async function addMember(db: Db, tenantId: string, userId: string, actor: string, role: MemberRole = 'member') {
+/** Members with names, role and ownership. */
+export async function listTenantMembers(db: Db, input: { tenantId: string }) {
+  return listMembers(db, input.tenantId);
+}
+
+export async function addMember(db: Db, input: { tenantId: string; userId: string; actor: string; role?: MemberRole }) {
+  const { tenantId, userId, actor, role = 'member' } = input;
   return db.transaction(async (tx) => {
     const added = await insertMember(tx, tenantId, userId, role, actor);
     if (added) {
@@ -28,7 +35,8 @@ export async function addMember(db: Db, tenantId: string, userId: string, actor:
 }
 
 /** Under the tenant lock: every write that needs the membership runs wholly before or after this. */
-export async function removeMember(db: Db, tenantId: string, userId: string, actor: string) {
+export async function removeMember(db: Db, input: { tenantId: string; userId: string; actor: string }) {
+  const { tenantId, userId, actor } = input;
   await withTransactionRetry(db, async (tx) => {
     await lockTenant(tx, tenantId);
     if (!(await getMember(tx, tenantId, userId))) throw notFound('Member', 'member-not-found');
@@ -42,7 +50,8 @@ export async function removeMember(db: Db, tenantId: string, userId: string, act
 }
 
 /** Rule 4: promotion to tenant-admin and the owner:<t> binding move together. */
-export async function setRole(db: Db, tenantId: string, userId: string, role: MemberRole, actor: string) {
+export async function setRole(db: Db, input: { tenantId: string; userId: string; role: MemberRole; actor: string }) {
+  const { tenantId, userId, role, actor } = input;
   await withTransactionRetry(db, async (tx) => {
     await lockTenant(tx, tenantId);
     const member = await getMember(tx, tenantId, userId);

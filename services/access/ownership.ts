@@ -26,7 +26,8 @@ export async function dropOwnership(tx: Tx, tenantId: string, userId: string, ac
 }
 
 /** Grant co-ownership (rule 3); the new owner becomes a member and tenant-admin (rule 4). */
-export async function grantOwnership(db: Db, tenantId: string, userId: string, actor: string) {
+export async function grantOwnership(db: Db, input: { tenantId: string; userId: string; actor: string }) {
+  const { tenantId, userId, actor } = input;
   await withTransactionRetry(db, async (tx) => {
     await lockTenant(tx, tenantId);
     const member = await getMember(tx, tenantId, userId);
@@ -43,7 +44,8 @@ export async function grantOwnership(db: Db, tenantId: string, userId: string, a
   });
 }
 
-export async function revokeOwnership(db: Db, tenantId: string, userId: string, actor: string) {
+export async function revokeOwnership(db: Db, input: { tenantId: string; userId: string; actor: string }) {
+  const { tenantId, userId, actor } = input;
   await withTransactionRetry(db, async (tx) => {
     await lockTenant(tx, tenantId);
     if (!(await dropOwnership(tx, tenantId, userId, actor))) throw notFound('Owner', 'owner-not-found');

@@ -6,7 +6,8 @@ import { ownerGroupId } from '../../domain/access/groups';
 import { conflict } from '../../domain/errors';
 
 /** The caller becomes the first member and owner (rule 3), all in one transaction. */
-export async function createTenant(db: Db, id: string, name: string, userId: string) {
+export async function createTenant(db: Db, input: { id: string; name: string; userId: string }) {
+  const { id, name, userId } = input;
   return db.transaction(async (tx) => {
     const tenant = await insertTenant(tx, id, name, userId);
     if (!tenant) throw conflict('tenant-exists', `Tenant ${id} already exists`);
