@@ -1,10 +1,9 @@
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { isTransientConflict } from '../../db/errors';
-import { CONTENTION_RETRY_AFTER_SECONDS } from '../../db/transaction-retry';
 import { statusOf, type ErrorCode, type ErrorStatus } from '../../domain/error-codes';
 import { AppError } from '../../domain/errors';
+import { contentionError } from '../../services/platform/contention';
 import type { AppEnv } from '../env';
 
 export const PROBLEM_JSON = 'application/problem+json';
@@ -59,7 +58,9 @@ export function problem(c: Context<AppEnv>, code: ErrorCode, detail: string, ext
  * Root error handler: an AppError and Hono's 400 and 415 HTTPExceptions (a malformed JSON body,
  * a body of another media type) become problems; anything else is a logged 500.
  */
-export const onError: ErrorHandler<AppEnv> = (err, c) => {
+export const onError: ErrorHandler<AppEnv> = (thrown, c) => {
+  // A deadlock or serialisation failure outside withTransactionRetry: the caller may simply retry.
+  const err = contentionError(thrown) ?? thrown;
   if (err instanceof AppError) {
     if (err.status === 401 && err.extra['wwwAuthenticate']) {
       c.header('WWW-Authenticate', String(err.extra['wwwAuthenticate']));
@@ -77,13 +78,6 @@ export const onError: ErrorHandler<AppEnv> = (err, c) => {
   // @hono/zod-openapi refuses a body of another media type than the route declares.
   if (err instanceof HTTPException && err.status === 415) {
     return problem(c, 'unsupported-media-type', 'The body must be application/json');
-  }
-  // A deadlock or serialisation failure outside withTransactionRetry: the caller may simply retry.
-  if (isTransientConflict(err)) {
-    c.header('Retry-After', String(CONTENTION_RETRY_AFTER_SECONDS));
-    return problem(c, 'write-contention', 'The write collided with a concurrent write; try again', {
-      retryAfterSeconds: CONTENTION_RETRY_AFTER_SECONDS,
-    });
   }
   const log = c.get('log');
   (log ?? console).error({ err }, 'unhandled error');
