@@ -3,7 +3,8 @@
 // `/api/public/sign/{token}` are the same handlers. Every refusal of a token is one 404 body.
 import { createRoute, type RouteConfig } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { openSession, sign, type SigningDocs } from '../../services/signatures/public-signing';
+import type { SigningDocs } from '../../services/signatures/campaign-deps';
+import { openSession, sign } from '../../services/signatures/public-signing';
 import { requestSigningCode, verifySigningCode } from '../../services/signatures/signer-otp';
 import { boundedBody } from '../body';
 import type { DocumentsRuntime } from '../documents/runtime';

@@ -1,41 +1,34 @@
 // The tenant's steps on a running campaign: cancel (the ceremony hears it through an outbox
 // signal row written in the same transaction), re-seal a FAILED seal now, remind a recipient.
-import { and, eq, sql } from 'drizzle-orm';
 import { enqueueSignal } from '../../db/outbox';
-import { signatureInstances, signatureRecipients } from '../../db/schema/signature-instances';
+import { cancelSignatureInstance, type SignatureInstanceRow } from '../../db/queries/signature-instances';
+import { findSignatureRecipient, markSignatureRecipientReminded } from '../../db/queries/signature-recipients';
 import { AppError, notFound } from '../../domain/errors';
-import { SignatureCeremonyProcess, SIGNATURES_CAPABILITY } from '../../domain/signatures/ceremony-process';
+import { expiredByTime } from '../../domain/signatures/campaign-expiry';
+import { SignatureCeremonyProcess } from '../../domain/signatures/ceremony-process';
+import { ceremonyTarget } from '../../domain/signatures/ceremony-target';
 import { isArmed, isTerminal } from '../../domain/signatures/instance-states';
 import type { Actor } from '../definitions/capability';
-import { requireInstance, type InstanceRow } from './campaign-reads';
+import type { CampaignDeps } from './campaign-deps';
+import { requireInstance } from './campaign-reads';
 import { recordEvent } from './instance-events';
 import { recipientBox } from './recipient-box';
 import { mailRecipient } from './recipient-delivery';
-import type { CampaignDeps } from './start-campaign';
 
-export const ceremonyTarget = (row: { tenantId: string; id: string }) => ({ capability: SIGNATURES_CAPABILITY, tenantId: row.tenantId, businessKey: row.id });
+const terminal = (row: SignatureInstanceRow) => new AppError('instance-terminal', `The campaign is ${row.status}`, { instanceStatus: row.status });
 
-const terminal = (row: InstanceRow) => new AppError('instance-terminal', `The campaign is ${row.status}`, { instanceStatus: row.status });
-
-/** Past its expiresAt a live campaign is treated as EXPIRED at once (the ceremony's timer writes it). */
-export const expiredByTime = (row: InstanceRow, now: Date) => row.expiresAt !== null && row.expiresAt.getTime() <= now.getTime();
-
-export async function cancelCampaign(deps: CampaignDeps, actor: Actor, id: string): Promise<InstanceRow> {
+export async function cancelCampaign(deps: CampaignDeps, actor: Actor, id: string): Promise<SignatureInstanceRow> {
   return deps.db.transaction(async (tx) => {
     const row = await requireInstance(tx, actor, id, true);
     if (isTerminal(row.status)) throw terminal(row);
-    const [updated] = await tx
-      .update(signatureInstances)
-      .set({ status: 'CANCELLED', cancelledAt: sql`now()`, updatedAt: sql`now()` })
-      .where(eq(signatureInstances.id, row.id))
-      .returning();
+    const updated = await cancelSignatureInstance(tx, { id: row.id });
     await recordEvent(tx, recipientBox(deps.settings), { tenantId: row.tenantId, instanceId: row.id, action: 'cancelled' });
     await enqueueSignal(tx, ceremonyTarget(row), SignatureCeremonyProcess.signals.cancel, {});
-    return updated!;
+    return updated;
   });
 }
 
-export async function requestReseal(deps: CampaignDeps, actor: Actor, id: string): Promise<InstanceRow> {
+export async function requestReseal(deps: CampaignDeps, actor: Actor, id: string): Promise<SignatureInstanceRow> {
   return deps.db.transaction(async (tx) => {
     const row = await requireInstance(tx, actor, id, true);
     if (row.status !== 'COMPLETED' || row.sealStatus !== 'FAILED') {
@@ -55,15 +48,12 @@ export async function remindRecipient(deps: CampaignDeps, actor: Actor, id: stri
     const row = await requireInstance(tx, actor, id, true);
     if (isTerminal(row.status)) throw terminal(row);
     if (expiredByTime(row, now)) throw new AppError('instance-terminal', 'The campaign is EXPIRED', { instanceStatus: 'EXPIRED' });
-    const [recipient] = await tx
-      .select()
-      .from(signatureRecipients)
-      .where(and(eq(signatureRecipients.instanceId, row.id), eq(signatureRecipients.signerId, signerId)));
+    const recipient = await findSignatureRecipient(tx, { instanceId: row.id, signerId });
     if (!recipient) throw notFound('Signature recipient', 'signature-instance-not-found');
     if (!isArmed(recipient.status)) {
       throw new AppError('signature-state-conflict', `Only a recipient who is R_PENDING or R_OPENED is reminded (this one is ${recipient.status})`, { recipientStatus: recipient.status });
     }
-    await tx.update(signatureRecipients).set({ lastRemindedAt: sql`now()` }).where(eq(signatureRecipients.id, recipient.id));
+    await markSignatureRecipientReminded(tx, { id: recipient.id });
     await recordEvent(tx, recipientBox(deps.settings), { tenantId: row.tenantId, instanceId: row.id, action: 'reminded', signerId });
     return { row, recipient };
   });

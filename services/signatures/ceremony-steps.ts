@@ -2,20 +2,19 @@
 // remind, expire, and close (SignatureClosure to the waiting workflow with the outbox start row
 // STARTED → CLOSED, in one transaction). Each step is idempotent: a retried activity repeats it
 // harmlessly.
-import { and, eq, inArray, sql } from 'drizzle-orm';
 import { enqueueSignal } from '../../db/outbox';
-import { outbox } from '../../db/schema/outbox';
-import { signatureInstances, signatureRecipients } from '../../db/schema/signature-instances';
-import { SignatureClosureSignal, SIGNATURES_CAPABILITY } from '../../domain/signatures/ceremony-process';
+import { closeCeremonyStartRow } from '../../db/queries/signature-ceremony-outbox';
+import { expireSignatureInstance, findSignatureInstance, type SignatureInstanceRow } from '../../db/queries/signature-instances';
+import { armSignatureRecipients, listSignatureRecipients, markSignatureRecipientReminded } from '../../db/queries/signature-recipients';
+import { SignatureClosureSignal } from '../../domain/signatures/ceremony-process';
+import { ceremonyTarget } from '../../domain/signatures/ceremony-target';
 import { isArmed, isLive, type SignatureInstanceState } from '../../domain/signatures/instance-states';
 import { groupToArm } from '../../domain/signatures/routing';
-import { findInstance, recipientsOf, type InstanceRow } from './campaign-reads';
-import { ceremonyTarget } from './campaign-steps';
+import type { CampaignDeps } from './campaign-deps';
 import { recordEvent } from './instance-events';
-import { pinnedSchema } from './public-signing';
+import { pinnedSchema } from './pinned-schema';
 import { recipientBox } from './recipient-box';
 import { campaignTitle, mailRecipient } from './recipient-delivery';
-import type { CampaignDeps } from './start-campaign';
 
 export interface CeremonyState {
   status: SignatureInstanceState;
@@ -24,13 +23,13 @@ export interface CeremonyState {
   resealBackoffMs: number;
 }
 
-async function requireRow(deps: CampaignDeps, tenantId: string, instanceId: string): Promise<InstanceRow> {
-  const row = await findInstance(deps.db, tenantId, instanceId);
+async function requireRow(deps: CampaignDeps, tenantId: string, instanceId: string): Promise<SignatureInstanceRow> {
+  const row = await findSignatureInstance(deps.db, { tenantId, id: instanceId });
   if (!row) throw new Error(`signature instance ${instanceId} does not exist`);
   return row;
 }
 
-const stateOf = (deps: CampaignDeps, row: InstanceRow): CeremonyState => ({
+const stateOf = (deps: CampaignDeps, row: SignatureInstanceRow): CeremonyState => ({
   status: row.status,
   reminderIntervalMs: Math.round(deps.settings['signatures.reminder-interval-hours'] * 3_600_000),
   resealBackoffMs: deps.settings['signatures.reseal-backoff-minutes'] * 60_000,
@@ -41,14 +40,9 @@ export async function advanceCeremony(deps: CampaignDeps, tenantId: string, inst
   const row = await requireRow(deps, tenantId, instanceId);
   if (!isLive(row.status)) return stateOf(deps, row);
   const schema = await pinnedSchema(deps, row.versionId);
-  const due = groupToArm(schema.routing, await recipientsOf(deps.db, row.id));
-  if (due !== null) {
-    await deps.db
-      .update(signatureRecipients)
-      .set({ status: 'R_PENDING' })
-      .where(and(eq(signatureRecipients.instanceId, row.id), eq(signatureRecipients.order, due), eq(signatureRecipients.status, 'R_WAITING')));
-  }
-  const unmailed = (await recipientsOf(deps.db, row.id)).filter((r) => isArmed(r.status) && r.deliveryStatus === null);
+  const due = groupToArm(schema.routing, await listSignatureRecipients(deps.db, { instanceId: row.id }));
+  if (due !== null) await armSignatureRecipients(deps.db, { instanceId: row.id, order: due });
+  const unmailed = (await listSignatureRecipients(deps.db, { instanceId: row.id })).filter((r) => isArmed(r.status) && r.deliveryStatus === null);
   if (unmailed.length) {
     const title = await campaignTitle(deps, row);
     for (const r of unmailed) await mailRecipient(deps, row, r, false, title);
@@ -60,12 +54,12 @@ export async function advanceCeremony(deps: CampaignDeps, tenantId: string, inst
 export async function remindArmed(deps: CampaignDeps, tenantId: string, instanceId: string): Promise<number> {
   const row = await requireRow(deps, tenantId, instanceId);
   if (!isLive(row.status)) return 0;
-  const armed = (await recipientsOf(deps.db, row.id)).filter((r) => isArmed(r.status));
+  const armed = (await listSignatureRecipients(deps.db, { instanceId: row.id })).filter((r) => isArmed(r.status));
   const title = await campaignTitle(deps, row);
   const box = recipientBox(deps.settings);
   for (const r of armed) {
     await deps.db.transaction(async (tx) => {
-      await tx.update(signatureRecipients).set({ lastRemindedAt: sql`now()` }).where(eq(signatureRecipients.id, r.id));
+      await markSignatureRecipientReminded(tx, { id: r.id });
       await recordEvent(tx, box, { tenantId, instanceId, action: 'reminded', signerId: r.signerId });
     });
     await mailRecipient(deps, row, r, true, title);
@@ -76,11 +70,7 @@ export async function remindArmed(deps: CampaignDeps, tenantId: string, instance
 /** The expiry timer fired: a live campaign becomes EXPIRED. */
 export async function expireCeremony(deps: CampaignDeps, tenantId: string, instanceId: string): Promise<CeremonyState> {
   await deps.db.transaction(async (tx) => {
-    const [expired] = await tx
-      .update(signatureInstances)
-      .set({ status: 'EXPIRED', updatedAt: sql`now()` })
-      .where(and(eq(signatureInstances.id, instanceId), eq(signatureInstances.tenantId, tenantId), inArray(signatureInstances.status, ['PENDING', 'OPENED'])))
-      .returning({ id: signatureInstances.id });
+    const expired = await expireSignatureInstance(tx, { tenantId, id: instanceId });
     if (expired) await recordEvent(tx, recipientBox(deps.settings), { tenantId, instanceId, action: 'expired' });
   });
   return stateOf(deps, await requireRow(deps, tenantId, instanceId));
@@ -93,20 +83,7 @@ export async function expireCeremony(deps: CampaignDeps, tenantId: string, insta
 export async function closeCeremony(deps: CampaignDeps, tenantId: string, instanceId: string): Promise<boolean> {
   const row = await requireRow(deps, tenantId, instanceId);
   return deps.db.transaction(async (tx) => {
-    const closed = await tx
-      .update(outbox)
-      .set({ state: 'CLOSED', updatedAt: sql`now()` })
-      .where(
-        and(
-          eq(outbox.capability, SIGNATURES_CAPABILITY),
-          eq(outbox.tenantId, tenantId),
-          eq(outbox.businessKey, instanceId),
-          eq(outbox.verb, 'start'),
-          sql`${outbox.state} <> 'CLOSED'`,
-        ),
-      )
-      .returning({ id: outbox.id });
-    if (closed.length === 0) return false;
+    if (!(await closeCeremonyStartRow(tx, { tenantId, instanceId }))) return false;
     if (row.waitingWorkflowId) {
       await enqueueSignal(tx, { ...ceremonyTarget(row), workflowId: row.waitingWorkflowId }, SignatureClosureSignal, {
         instanceId,

@@ -1,8 +1,7 @@
 // The ceremony's audit trail (signature_instance_events): the client address and user agent are
 // sealed; the IP-risk class and the country code stay plain (not personal data).
-import { asc, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { signatureInstanceEvents } from '../../db/schema/signature-instances';
+import { insertSignatureInstanceEvent, type SignatureInstanceEventRow } from '../../db/queries/signature-instance-events';
 import type { ClientContext } from '../../domain/net/client-context';
 import type { SealAuditEvent } from '../../domain/signatures/seal-contract';
 import type { RecipientBox } from './recipient-box';
@@ -27,7 +26,7 @@ export async function recordEvent(
   e: { tenantId: string; instanceId: string; action: CeremonyAction; signerId?: string | null; client?: ClientContext | null },
 ) {
   const client = e.client && (e.client.ip || e.client.userAgent) ? JSON.stringify({ ip: e.client.ip, userAgent: e.client.userAgent }) : null;
-  await db.insert(signatureInstanceEvents).values({
+  await insertSignatureInstanceEvent(db, {
     tenantId: e.tenantId,
     instanceId: e.instanceId,
     action: e.action,
@@ -38,16 +37,11 @@ export async function recordEvent(
   });
 }
 
-export const eventsOf = (db: DbOrTx, instanceId: string) =>
-  db.select().from(signatureInstanceEvents).where(eq(signatureInstanceEvents.instanceId, instanceId)).orderBy(asc(signatureInstanceEvents.id));
-
-type EventRow = typeof signatureInstanceEvents.$inferSelect;
-
 /** The tenant's view: no address or user agent (personal data), the classification and country only. */
-export const eventView = (e: EventRow) => ({ action: e.action, signerId: e.signerId, at: e.at.toISOString(), ipRisk: e.ipRisk, geo: e.geo });
+export const eventView = (e: SignatureInstanceEventRow) => ({ action: e.action, signerId: e.signerId, at: e.at.toISOString(), ipRisk: e.ipRisk, geo: e.geo });
 
 /** The Certificate of Completion's view: everything, opened. */
-export function sealEventOf(box: RecipientBox, e: EventRow): SealAuditEvent {
+export function sealEventOf(box: RecipientBox, e: SignatureInstanceEventRow): SealAuditEvent {
   const client = e.clientSealed ? (JSON.parse(box.open(e.instanceId, null, 'client', e.clientSealed)) as { ip: string | null; userAgent: string | null }) : null;
   return { at: e.at.toISOString(), action: e.action, signerId: e.signerId, ip: client?.ip ?? null, userAgent: client?.userAgent ?? null, ipRisk: e.ipRisk, geo: e.geo };
 }

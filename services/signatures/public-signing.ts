@@ -3,43 +3,33 @@
 // the PNG marks in the document store (never in the database), then in ONE transaction makes the
 // recipient R_SIGNED, audits `consented` and `signed`, completes the campaign after its last
 // signer, and writes the ceremony's `recipientSigned` outbox signal row.
-import { and, eq, sql } from 'drizzle-orm';
 import { enqueueSignal } from '../../db/outbox';
-import { signatureInstances, signatureRecipients } from '../../db/schema/signature-instances';
+import { findSignatureInstanceById, markSignatureInstanceOpened, settleSignedInstance } from '../../db/queries/signature-instances';
+import {
+  findSignatureRecipientById,
+  listSignatureRecipients,
+  markSignatureRecipientOpened,
+  markSignatureRecipientSigned,
+} from '../../db/queries/signature-recipients';
 import { AppError } from '../../domain/errors';
 import type { ClientContext } from '../../domain/net/client-context';
 import { SignatureCeremonyProcess } from '../../domain/signatures/ceremony-process';
+import { ceremonyTarget } from '../../domain/signatures/ceremony-target';
 import { isArmed } from '../../domain/signatures/instance-states';
 import { orderGroups } from '../../domain/signatures/routing';
-import { repairSigningSchema } from '../../domain/signatures/schema-repair';
+import { signingInputInvalid, type Issue } from '../../domain/signatures/signing-input';
 import type { SigningSchema } from '../../domain/signatures/signing-schema';
-import type { DocumentObjectStore } from '../../integrations/docstore/object-store';
 import { markPngProblem } from '../../integrations/seal/mark-png';
 import type { SignerCaller } from '../documents/registry-caller';
-import type { RegistryClient } from '../documents/registry-client';
-import type { StoreDocumentDeps } from '../documents/store-document';
-import { recipientsOf } from './campaign-reads';
-import { ceremonyTarget } from './campaign-steps';
 import { readDocumentBytes } from '../documents/read-document';
+import type { CampaignDeps, SigningDocs } from './campaign-deps';
 import { ceremonyCaller, storeCeremonyDocument } from './ceremony-documents';
 import { recordEvent } from './instance-events';
+import { pinnedSchema } from './pinned-schema';
 import { recipientBox } from './recipient-box';
 import { authorizedSigner, signingLinkNotFound } from './signer-access';
-import { signingInputInvalid, type CampaignDeps, type Issue } from './start-campaign';
-import { signatureVersions } from '../../db/schema/signatures';
-
-export interface SigningDocs {
-  registry: RegistryClient;
-  store: DocumentObjectStore | undefined;
-  storeDeps: () => StoreDocumentDeps;
-}
 
 const now = (deps: CampaignDeps) => deps.clock?.() ?? new Date();
-
-export async function pinnedSchema(deps: CampaignDeps, versionId: string): Promise<SigningSchema> {
-  const [v] = await deps.db.select({ schema: signatureVersions.schema }).from(signatureVersions).where(eq(signatureVersions.id, versionId));
-  return repairSigningSchema(v?.schema).schema;
-}
 
 export async function openSession(deps: CampaignDeps, docs: SigningDocs, token: string, accessToken: string | undefined, client: ClientContext) {
   const signer = await authorizedSigner(deps.db, token, accessToken, now(deps));
@@ -49,20 +39,12 @@ export async function openSession(deps: CampaignDeps, docs: SigningDocs, token: 
   const pdf = await readDocumentBytes(docs.registry, docs.store, ceremonyCaller(row.tenantId, row.id), schema.document.key);
   if (recipient.status === 'R_PENDING') {
     await deps.db.transaction(async (tx) => {
-      const [opened] = await tx
-        .update(signatureRecipients)
-        .set({ status: 'R_OPENED', openedAt: sql`now()` })
-        .where(and(eq(signatureRecipients.id, recipient.id), eq(signatureRecipients.status, 'R_PENDING')))
-        .returning({ id: signatureRecipients.id });
-      if (!opened) return;
-      await tx
-        .update(signatureInstances)
-        .set({ status: 'OPENED', updatedAt: sql`now()` })
-        .where(and(eq(signatureInstances.id, row.id), eq(signatureInstances.status, 'PENDING')));
+      if (!(await markSignatureRecipientOpened(tx, { id: recipient.id }))) return;
+      await markSignatureInstanceOpened(tx, { id: row.id });
       await recordEvent(tx, recipientBox(deps.settings), { tenantId: row.tenantId, instanceId: row.id, action: 'opened', signerId: recipient.signerId, client });
     });
   }
-  const all = await recipientsOf(deps.db, row.id);
+  const all = await listSignatureRecipients(deps.db, { instanceId: row.id });
   const groups = orderGroups(all).map((order) => ({ order, signed: all.filter((r) => r.order === order).every((r) => r.status === 'R_SIGNED') }));
   const label = schema.signers.find((s) => s.id === recipient.signerId)?.label ?? recipient.signerId;
   return {
@@ -140,36 +122,28 @@ export async function sign(deps: CampaignDeps, docs: SigningDocs, token: string,
 
   return deps.db.transaction(async (tx) => {
     // The campaign row first: signatures of one campaign are serialised, so the last one sees all others.
-    const [live] = await tx.select().from(signatureInstances).where(eq(signatureInstances.id, row.id)).for('update');
-    const [current] = await tx.select().from(signatureRecipients).where(eq(signatureRecipients.id, recipient.id)).for('update');
+    const live = await findSignatureInstanceById(tx, { id: row.id, forUpdate: true });
+    const current = await findSignatureRecipientById(tx, { id: recipient.id, forUpdate: true });
     if (!live || !current || (live.status !== 'PENDING' && live.status !== 'OPENED')) throw signingLinkNotFound();
     if (current.status === 'R_SIGNED') throw alreadySigned();
     if (!isArmed(current.status)) throw signingLinkNotFound();
     const typed = input.typedName?.trim();
-    await tx
-      .update(signatureRecipients)
-      .set({
-        status: 'R_SIGNED',
-        signedAt: sql`now()`,
-        openedAt: current.openedAt ?? sql`now()`,
-        signatureDocumentId,
-        initialsDocumentId,
-        typedNameSealed: typed ? box.seal(row.id, recipient.signerId, 'typed-name', typed) : null,
-        fieldValuesSealed: input.fieldValues ? box.seal(row.id, recipient.signerId, 'field-values', JSON.stringify(input.fieldValues)) : null,
-      })
-      .where(eq(signatureRecipients.id, recipient.id));
+    await markSignatureRecipientSigned(tx, {
+      id: recipient.id,
+      openedAt: current.openedAt,
+      signatureDocumentId,
+      initialsDocumentId,
+      typedNameSealed: typed ? box.seal(row.id, recipient.signerId, 'typed-name', typed) : null,
+      fieldValuesSealed: input.fieldValues ? box.seal(row.id, recipient.signerId, 'field-values', JSON.stringify(input.fieldValues)) : null,
+    });
     const event = { tenantId: row.tenantId, instanceId: row.id, signerId: recipient.signerId, client };
     await recordEvent(tx, box, { ...event, action: 'consented' });
     await recordEvent(tx, box, { ...event, action: 'signed' });
-    const others = (await recipientsOf(tx, row.id)).filter((r) => r.id !== recipient.id);
+    const others = (await listSignatureRecipients(tx, { instanceId: row.id })).filter((r) => r.id !== recipient.id);
     const complete = others.every((r) => r.status === 'R_SIGNED');
-    const [updated] = await tx
-      .update(signatureInstances)
-      .set(complete ? { status: 'COMPLETED', completedAt: sql`now()`, updatedAt: sql`now()` } : { status: 'OPENED', updatedAt: sql`now()` })
-      .where(eq(signatureInstances.id, row.id))
-      .returning();
+    const updated = await settleSignedInstance(tx, { id: row.id, complete });
     if (complete) await recordEvent(tx, box, { tenantId: row.tenantId, instanceId: row.id, action: 'completed' });
     await enqueueSignal(tx, ceremonyTarget(row), SignatureCeremonyProcess.signals.recipientSigned, { signerId: recipient.signerId });
-    return { signerId: recipient.signerId, status: 'R_SIGNED' as const, instanceStatus: updated!.status };
+    return { signerId: recipient.signerId, status: 'R_SIGNED' as const, instanceStatus: updated.status };
   });
 }

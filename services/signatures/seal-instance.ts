@@ -3,19 +3,24 @@
 // the audit trail; call the sealer; store the PDF (SIGNATURES, COMPLIANCE retention, owned by the
 // instance); SEALED. Any failure is FAILED with a reason that carries no personal data, and the
 // step returns normally: sealing never throws.
-import { and, eq, sql } from 'drizzle-orm';
-import { signatureDefinitions } from '../../db/schema/signatures';
-import { signatureInstances } from '../../db/schema/signature-instances';
+import { findSignatureDefinitionName } from '../../db/queries/signature-definitions';
+import { listSignatureInstanceEvents } from '../../db/queries/signature-instance-events';
+import {
+  findSignatureInstance,
+  markSignatureInstanceSealed,
+  markSignatureInstanceSealFailed,
+  type SignatureInstanceRow,
+} from '../../db/queries/signature-instances';
+import { listSignatureRecipients, type SignatureRecipientRow } from '../../db/queries/signature-recipients';
 import { AppError } from '../../domain/errors';
-import type { SealMark, SealPdf, SealRequest, SealSigner } from '../../domain/signatures/seal-contract';
 import type { SealState } from '../../domain/signatures/instance-states';
-import { findInstance, recipientsOf, type InstanceRow, type RecipientRow } from './campaign-reads';
+import type { SealMark, SealPdf, SealRequest, SealSigner } from '../../domain/signatures/seal-contract';
 import { readDocumentBytes } from '../documents/read-document';
+import type { CampaignDeps, SigningDocs } from './campaign-deps';
 import { ceremonyCaller, storeCeremonyDocument } from './ceremony-documents';
-import { eventsOf, recordEvent, sealEventOf } from './instance-events';
-import { pinnedSchema, type SigningDocs } from './public-signing';
+import { recordEvent, sealEventOf } from './instance-events';
+import { pinnedSchema } from './pinned-schema';
 import { recipientBox, type RecipientBox } from './recipient-box';
-import type { CampaignDeps } from './start-campaign';
 
 /** The signing date as the campaign's time zone sees it, YYYY-MM-DD. */
 export const signingDate = (at: Date, timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
@@ -29,14 +34,14 @@ export const initialsOf = (name: string) =>
     .join('');
 
 interface Opened {
-  recipient: RecipientRow;
+  recipient: SignatureRecipientRow;
   name: string;
   email: string;
   typedName: string | null;
   fieldValues: Record<string, string>;
 }
 
-function openRecipient(box: RecipientBox, row: InstanceRow, r: RecipientRow): Opened {
+function openRecipient(box: RecipientBox, row: SignatureInstanceRow, r: SignatureRecipientRow): Opened {
   const open = (part: Parameters<RecipientBox['open']>[2], sealed: string | null) => (sealed ? box.open(row.id, r.signerId, part, sealed) : null);
   return {
     recipient: r,
@@ -47,7 +52,7 @@ function openRecipient(box: RecipientBox, row: InstanceRow, r: RecipientRow): Op
   };
 }
 
-async function sealRequest(deps: CampaignDeps, docs: SigningDocs, row: InstanceRow): Promise<SealRequest> {
+async function sealRequest(deps: CampaignDeps, docs: SigningDocs, row: SignatureInstanceRow): Promise<SealRequest> {
   const box = recipientBox(deps.settings);
   const schema = await pinnedSchema(deps, row.versionId);
   if (!schema.document.key) throw new AppError('pdf-invalid', 'The pinned version has no source PDF');
@@ -58,7 +63,7 @@ async function sealRequest(deps: CampaignDeps, docs: SigningDocs, row: InstanceR
     if (!reads.has(docId)) reads.set(docId, readDocumentBytes(docs.registry, docs.store, caller, docId));
     return reads.get(docId)!;
   };
-  const bySigner = new Map((await recipientsOf(deps.db, row.id)).map((r) => [r.signerId, openRecipient(box, row, r)]));
+  const bySigner = new Map((await listSignatureRecipients(deps.db, { instanceId: row.id })).map((r) => [r.signerId, openRecipient(box, row, r)]));
   const marks: SealMark[] = [];
   for (const f of schema.fields) {
     const o = bySigner.get(f.signerId);
@@ -90,14 +95,14 @@ async function sealRequest(deps: CampaignDeps, docs: SigningDocs, row: InstanceR
     email: o.email,
     signedAt: o.recipient.signedAt!.toISOString(),
   }));
-  const [definition] = await deps.db.select({ name: signatureDefinitions.name }).from(signatureDefinitions).where(eq(signatureDefinitions.id, row.definitionId));
+  const definitionName = await findSignatureDefinitionName(deps.db, { id: row.definitionId });
   return {
     instanceId: row.id,
     sourcePdf: await read(schema.document.key),
     marks,
     signers,
-    events: (await eventsOf(deps.db, row.id)).map((e) => sealEventOf(box, e)),
-    title: `${definition?.name ?? 'Document'} (version ${row.version})`,
+    events: (await listSignatureInstanceEvents(deps.db, { instanceId: row.id })).map((e) => sealEventOf(box, e)),
+    title: `${definitionName ?? 'Document'} (version ${row.version})`,
   };
 }
 
@@ -110,7 +115,7 @@ class SealerNotConfigured extends Error {
 const reasonOf = (err: unknown) => (err instanceof AppError ? err.code : err instanceof Error ? err.name : 'Error');
 
 export async function sealInstance(deps: CampaignDeps, docs: SigningDocs, sealPdf: SealPdf | undefined, tenantId: string, instanceId: string): Promise<SealState | null> {
-  const row = await findInstance(deps.db, tenantId, instanceId);
+  const row = await findSignatureInstance(deps.db, { tenantId, id: instanceId });
   if (!row || row.status !== 'COMPLETED') return null;
   if (row.sealStatus === 'SEALED') return 'SEALED';
   const box = recipientBox(deps.settings);
@@ -124,10 +129,7 @@ export async function sealInstance(deps: CampaignDeps, docs: SigningDocs, sealPd
       bytes: sealed.pdf,
     });
     await deps.db.transaction(async (tx) => {
-      await tx
-        .update(signatureInstances)
-        .set({ sealStatus: 'SEALED', sealError: null, sealedDocumentId: docId, updatedAt: sql`now()` })
-        .where(and(eq(signatureInstances.id, instanceId), eq(signatureInstances.tenantId, tenantId)));
+      await markSignatureInstanceSealed(tx, { tenantId, id: instanceId, sealedDocumentId: docId });
       await recordEvent(tx, box, { tenantId, instanceId, action: 'sealed' });
     });
     return 'SEALED';
@@ -135,10 +137,7 @@ export async function sealInstance(deps: CampaignDeps, docs: SigningDocs, sealPd
     const reason = reasonOf(err);
     deps.logger?.warn({ instanceId, reason }, 'seal failed; the ceremony retries it');
     await deps.db.transaction(async (tx) => {
-      await tx
-        .update(signatureInstances)
-        .set({ sealStatus: 'FAILED', sealError: reason, updatedAt: sql`now()` })
-        .where(and(eq(signatureInstances.id, instanceId), eq(signatureInstances.tenantId, tenantId)));
+      await markSignatureInstanceSealFailed(tx, { tenantId, id: instanceId, sealError: reason });
       await recordEvent(tx, box, { tenantId, instanceId, action: 'seal_failed' });
     });
     return 'FAILED';

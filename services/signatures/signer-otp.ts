@@ -1,16 +1,15 @@
 // EMAIL_OTP for signing links, with the forms' one-time-code rules (docs/forms.md): a 6-digit code
 // e-mailed on request (cooldown, TTL), verified in constant time within an attempt cap, then an
 // access token (SHA-256 stored) the session and the signature need. Every refusal is the one 404.
-import { eq, sql } from 'drizzle-orm';
-import { signatureRecipientOtps } from '../../db/schema/signature-instances';
+import { findSignatureRecipientOtp, issueSignatureRecipientOtp, updateSignatureRecipientOtp } from '../../db/queries/signature-recipient-otps';
 import { codeLimits, hashCode, judgeCode, newCode, newSalt } from '../../domain/forms/otp';
-import { recordEvent } from './instance-events';
+import type { ClientContext } from '../../domain/net/client-context';
+import type { CampaignDeps } from './campaign-deps';
 import { deliverSigningCode } from './ceremony-mail';
+import { recordEvent } from './instance-events';
 import { recipientBox } from './recipient-box';
 import { campaignTitle } from './recipient-delivery';
 import { reachableSigner, signingLinkNotFound } from './signer-access';
-import type { CampaignDeps } from './start-campaign';
-import type { ClientContext } from '../../domain/net/client-context';
 
 const now = (deps: CampaignDeps) => deps.clock?.() ?? new Date();
 
@@ -25,17 +24,16 @@ export async function requestSigningCode(deps: CampaignDeps, token: string): Pro
   const at = now(deps);
   const expiresAt = new Date(at.getTime() + s['forms.otp.ttl-minutes'] * 60_000);
   const cooldownEnds = new Date(at.getTime() - s['forms.otp.resend-cooldown-seconds'] * 1000);
-  const values = { codeHash: hashCode(code, salt), codeSalt: salt, attempts: 0, expiresAt, sentAt: at };
-  const issued = await deps.db
-    .insert(signatureRecipientOtps)
-    .values({ recipientId: recipient.id, tenantId: row.tenantId, ...values })
-    .onConflictDoUpdate({
-      target: signatureRecipientOtps.recipientId,
-      set: values,
-      setWhere: sql`${signatureRecipientOtps.sentAt} <= ${cooldownEnds.toISOString()}::timestamptz`,
-    })
-    .returning({ id: signatureRecipientOtps.id });
-  if (issued.length === 0) return;
+  const issued = await issueSignatureRecipientOtp(deps.db, {
+    recipientId: recipient.id,
+    tenantId: row.tenantId,
+    codeHash: hashCode(code, salt),
+    codeSalt: salt,
+    expiresAt,
+    sentAt: at,
+    cooldownEnds,
+  });
+  if (!issued) return;
   const box = recipientBox(s);
   const to = { email: box.open(row.id, recipient.signerId, 'email', recipient.emailSealed), name: box.open(row.id, recipient.signerId, 'name', recipient.nameSealed) };
   // Not awaited: the answer takes as long whether the token exists or not.
@@ -49,10 +47,10 @@ export async function verifySigningCode(deps: CampaignDeps, token: string, code:
   if (!signer || signer.recipient.verify !== 'EMAIL_OTP') throw signingLinkNotFound();
   const { row, recipient } = signer;
   const verdict = await deps.db.transaction(async (tx) => {
-    const [otp] = await tx.select().from(signatureRecipientOtps).where(eq(signatureRecipientOtps.recipientId, recipient.id)).for('update');
-    const judged = judgeCode(otp, code, now(deps), codeLimits(deps.settings));
+    const otp = await findSignatureRecipientOtp(tx, { recipientId: recipient.id, forUpdate: true });
+    const judged = judgeCode(otp ?? undefined, code, now(deps), codeLimits(deps.settings));
     if (judged.outcome === 'none') return null;
-    await tx.update(signatureRecipientOtps).set(judged.changes).where(eq(signatureRecipientOtps.id, otp!.id));
+    await updateSignatureRecipientOtp(tx, { id: otp!.id, changes: judged.changes });
     if (judged.outcome === 'wrong') return null;
     await recordEvent(tx, recipientBox(deps.settings), { tenantId: row.tenantId, instanceId: row.id, action: 'otp_verified', signerId: recipient.signerId, client });
     return { accessToken: judged.accessToken, expiresAt: judged.expiresAt.toISOString() };

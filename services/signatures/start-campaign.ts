@@ -2,29 +2,21 @@
 // signer role has exactly one recipient and every required variable a value (400 naming what is
 // wrong); SMS_OTP and IDV signers are refused (501). One transaction writes the instance, its
 // recipients (one token each, armed by the routing) and the ceremony's outbox start row.
-import { and, eq } from 'drizzle-orm';
-import type { Logger } from 'pino';
-import type { Db } from '../../db/client';
 import { enqueueStart } from '../../db/outbox';
-import { signatureInstances, signatureRecipients } from '../../db/schema/signature-instances';
+import { findSignatureInstanceIdByStartKey, insertSignatureInstance } from '../../db/queries/signature-instances';
+import { insertSignatureRecipients } from '../../db/queries/signature-recipients';
 import { AppError } from '../../domain/errors';
-import type { Settings } from '../../domain/settings';
 import { SignatureCeremonyProcess } from '../../domain/signatures/ceremony-process';
 import { initialStatus } from '../../domain/signatures/routing';
 import { repairSigningSchema } from '../../domain/signatures/schema-repair';
+import { signingInputInvalid, type Issue } from '../../domain/signatures/signing-input';
 import type { SigningSchema } from '../../domain/signatures/signing-schema';
 import type { Actor } from '../definitions/capability';
 import { getDefinition } from '../definitions/read-definitions';
+import type { CampaignDeps } from './campaign-deps';
 import { recordEvent } from './instance-events';
 import { hashSigningToken, newSigningToken, recipientBox } from './recipient-box';
 import { signatureDefinitionCapability as cap } from './signature-definitions';
-
-export interface CampaignDeps {
-  db: Db;
-  settings: Settings;
-  clock?: () => Date;
-  logger?: Logger;
-}
 
 export interface StartCampaign {
   definitionId: string;
@@ -32,11 +24,6 @@ export interface StartCampaign {
   variables?: Record<string, string>;
   expiresAt?: string;
   timeZone?: string;
-}
-
-export interface Issue {
-  path: string;
-  message: string;
 }
 
 const OPERATIONAL = new Set(['NONE', 'EMAIL_OTP']);
@@ -83,9 +70,6 @@ export async function publishedVersionOf(deps: CampaignDeps, actor: Actor, defin
   return { definition, version, schema: repairSigningSchema(version.schema).schema };
 }
 
-export const signingInputInvalid = (what: string, errors: Issue[]) =>
-  new AppError('signing-input-invalid', `${what}: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, { errors });
-
 /**
  * `platform.waitingWorkflowId` is set by the platform activity only (a tenant's request cannot
  * name a workflow to signal); `platform.startKey` makes a retried activity find its first campaign.
@@ -97,11 +81,8 @@ export async function startCampaign(
   platform: { waitingWorkflowId?: string; startKey?: string } = {},
 ): Promise<{ instanceId: string }> {
   if (platform.startKey) {
-    const [earlier] = await deps.db
-      .select({ id: signatureInstances.id })
-      .from(signatureInstances)
-      .where(and(eq(signatureInstances.tenantId, actor.tenantId), eq(signatureInstances.startKey, platform.startKey)));
-    if (earlier) return { instanceId: earlier.id };
+    const earlier = await findSignatureInstanceIdByStartKey(deps.db, { tenantId: actor.tenantId, startKey: platform.startKey });
+    if (earlier) return { instanceId: earlier };
   }
   const { version, schema } = await publishedVersionOf(deps, actor, input.definitionId);
   const unavailable = schema.signers.filter((s) => !OPERATIONAL.has(s.verify ?? 'NONE'));
@@ -120,25 +101,21 @@ export async function startCampaign(
   const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
 
   return deps.db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(signatureInstances)
-      .values({
-        tenantId: actor.tenantId,
-        definitionId: input.definitionId,
-        versionId: version.id,
-        version: version.version,
-        variables,
-        timeZone: input.timeZone ?? 'UTC',
-        expiresAt,
-        waitingWorkflowId: platform.waitingWorkflowId ?? null,
-        startKey: platform.startKey ?? null,
-        createdBy: actor.userId,
-      })
-      .returning({ id: signatureInstances.id });
-    const instanceId = row!.id;
+    const instanceId = await insertSignatureInstance(tx, {
+      tenantId: actor.tenantId,
+      definitionId: input.definitionId,
+      versionId: version.id,
+      version: version.version,
+      variables,
+      timeZone: input.timeZone ?? 'UTC',
+      expiresAt,
+      waitingWorkflowId: platform.waitingWorkflowId ?? null,
+      startKey: platform.startKey ?? null,
+      createdBy: actor.userId,
+    });
     const signers = new Map(schema.signers.map((s) => [s.id, s]));
-    await tx.insert(signatureRecipients).values(
-      input.recipients.map((r) => {
+    await insertSignatureRecipients(tx, {
+      rows: input.recipients.map((r) => {
         const signer = signers.get(r.signerId)!;
         const token = newSigningToken();
         return {
@@ -154,7 +131,7 @@ export async function startCampaign(
           verify: signer.verify ?? 'NONE',
         };
       }),
-    );
+    });
     await recordEvent(tx, box, { tenantId: actor.tenantId, instanceId, action: 'created' });
     await enqueueStart(tx, SignatureCeremonyProcess, { tenantId: actor.tenantId, instanceId, expiresAt: expiresAt?.toISOString() ?? null });
     return { instanceId };
