@@ -1,14 +1,12 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { holidaysFromInstant, loadCalendarSnapshot } from '../../db/queries/calendar-snapshot';
-import { isForeignKeyViolation } from '../../db/errors';
-import { deleteCalendar, insertCalendar, listCalendars, updateCalendar } from '../../db/queries/calendars';
-import { computeAvailability, isCalendarOpen, parseInstant } from '../../domain/calendar/index';
-import type { Context } from 'hono';
-import { badRequest, conflict, notFound } from '../../domain/errors';
-import type { AppEnv } from '../env';
+import { parseInstant } from '../../domain/calendar/index';
+import { badRequest } from '../../domain/errors';
+import { checkCalendarOpen, readAvailability } from '../../services/calendars/availability';
+import { createCalendar, deleteCalendar, getCalendar, listCalendars, updateCalendar } from '../../services/calendars/calendars';
 import { createRouter, jsonBody, jsonContent, noContent, problemResponses } from '../openapi';
+import { withFieldPaths } from './field-paths';
+import { guarded } from './guards';
 import { isOpenCacheHeaders } from './is-open-cache';
-import { guarded, requireCalendar, uniqueOr409, withFieldPaths } from './lookup';
 import {
   AvailabilityQuery,
   AvailabilityWindow,
@@ -27,15 +25,6 @@ const reader = guarded('CALENDAR', 'read');
 const writer = guarded('CALENDAR', 'write');
 const authErrors = [400, 401, 403, 404] as const;
 
-async function createCalendar(c: Context<AppEnv>, body: z.output<typeof CalendarCreateBody>) {
-  const row = await uniqueOr409(
-    () => insertCalendar(c.get('deps').db, c.get('caller').tenantId, { ...body, description: body.description ?? null }),
-    'calendar-exists',
-    `Calendar ${body.calendarCode} exists already`,
-  );
-  return calendarView(row);
-}
-
 export function calendarCrudRoutes() {
   const app = createRouter();
 
@@ -48,7 +37,7 @@ export function calendarCrudRoutes() {
       middleware: reader,
       responses: { 200: jsonContent(z.array(BusinessCalendar)), ...problemResponses(...authErrors) },
     }),
-    async (c) => c.json((await listCalendars(c.get('deps').db, c.get('caller').tenantId)).map(calendarView), 200),
+    async (c) => c.json((await listCalendars(c.get('deps').db, { tenantId: c.get('caller').tenantId })).map(calendarView), 200),
   );
 
   app.openapi(
@@ -61,7 +50,10 @@ export function calendarCrudRoutes() {
       request: { params: CalendarPath },
       responses: { 200: jsonContent(BusinessCalendar), ...problemResponses(...authErrors) },
     }),
-    async (c) => c.json(calendarView(await requireCalendar(c, c.req.valid('param').code)), 200),
+    async (c) => {
+      const calendar = await getCalendar(c.get('deps').db, { tenantId: c.get('caller').tenantId, calendarCode: c.req.valid('param').code });
+      return c.json(calendarView(calendar), 200);
+    },
   );
 
   app.openapi(
@@ -86,7 +78,8 @@ export function calendarCrudRoutes() {
           errors: [{ path: 'json.calendarCode', message: 'must equal the path code' }],
         });
       }
-      return c.json(await createCalendar(c, { ...body, calendarCode: code }), 201);
+      const row = await createCalendar(c.get('deps').db, { tenantId: c.get('caller').tenantId, calendar: { ...body, calendarCode: code } });
+      return c.json(calendarView(row), 201);
     },
   );
 
@@ -100,7 +93,10 @@ export function calendarCrudRoutes() {
       request: { body: jsonBody(CalendarCreateBody) },
       responses: { 201: jsonContent(BusinessCalendar, 'Created'), ...problemResponses(...authErrors, 409) },
     }),
-    async (c) => c.json(await createCalendar(c, c.req.valid('json')), 201),
+    async (c) => {
+      const row = await createCalendar(c.get('deps').db, { tenantId: c.get('caller').tenantId, calendar: c.req.valid('json') });
+      return c.json(calendarView(row), 201);
+    },
   );
 
   app.openapi(
@@ -114,23 +110,11 @@ export function calendarCrudRoutes() {
       responses: { 200: jsonContent(BusinessCalendar), ...problemResponses(...authErrors, 409) },
     }),
     async (c) => {
-      const { code } = c.req.valid('param');
-      const body = c.req.valid('json');
-      const current = await requireCalendar(c, code);
-      const calendarCode = body.calendarCode ?? code;
-      const row = await uniqueOr409(
-        () =>
-          updateCalendar(c.get('deps').db, c.get('caller').tenantId, current.id, {
-            calendarCode,
-            name: body.name,
-            description: body.description ?? null,
-            active: body.active,
-            businessDayMinutes: body.businessDayMinutes ?? current.businessDayMinutes,
-          }),
-        'calendar-exists',
-        `Calendar ${calendarCode} exists already`,
-      );
-      if (!row) throw notFound(`Calendar ${code}`, 'calendar-not-found');
+      const row = await updateCalendar(c.get('deps').db, {
+        tenantId: c.get('caller').tenantId,
+        calendarCode: c.req.valid('param').code,
+        calendar: c.req.valid('json'),
+      });
       return c.json(calendarView(row), 200);
     },
   );
@@ -146,17 +130,7 @@ export function calendarCrudRoutes() {
       responses: { 204: noContent, ...problemResponses(...authErrors, 409) },
     }),
     async (c) => {
-      const { code } = c.req.valid('param');
-      try {
-        if (!(await deleteCalendar(c.get('deps').db, c.get('caller').tenantId, code))) {
-          throw notFound(`Calendar ${code}`, 'calendar-not-found');
-        }
-      } catch (err) {
-        if (isForeignKeyViolation(err)) {
-          throw conflict('calendar-in-use', `Calendar ${code} is used by a process association; delete that first`);
-        }
-        throw err;
-      }
+      await deleteCalendar(c.get('deps').db, { tenantId: c.get('caller').tenantId, calendarCode: c.req.valid('param').code });
       return c.body(null, 204);
     },
   );
@@ -181,13 +155,15 @@ export function calendarReadRoutes() {
       responses: { 200: jsonContent(z.array(AvailabilityWindow)), ...problemResponses(...authErrors) },
     }),
     async (c) => {
-      const { code } = c.req.valid('param');
       const q = c.req.valid('query');
-      const from = await withFieldPaths('query', () => parseInstant(q.from, q.timezone, 'from').instant);
-      const snapshot = await loadCalendarSnapshot(c.get('deps').db, c.get('caller').tenantId, { calendarCode: code }, holidaysFromInstant(from));
-      if (!snapshot) throw notFound(`Calendar ${code}`, 'calendar-not-found');
       const windows = await withFieldPaths('query', () =>
-        computeAvailability(snapshot, { from: q.from, to: q.to, ...(q.timezone ? { timezone: q.timezone } : {}) }),
+        readAvailability(c.get('deps').db, {
+          tenantId: c.get('caller').tenantId,
+          calendarCode: c.req.valid('param').code,
+          from: q.from,
+          to: q.to,
+          timezone: q.timezone,
+        }),
       );
       return c.json(windows, 200);
     },
@@ -222,9 +198,9 @@ export function calendarReadRoutes() {
       const deps = c.get('deps');
       const now = (deps.clock?.() ?? new Date()).getTime();
       const instant = at === undefined ? now : parseInstant(at, undefined, 'at').instant;
-      const snapshot = await loadCalendarSnapshot(deps.db, c.get('caller').tenantId, { calendarCode: code }, holidaysFromInstant(instant));
-      if (!snapshot) throw notFound(`Calendar ${code}`, 'calendar-not-found');
-      const result = await withFieldPaths('query', () => isCalendarOpen(snapshot, instant));
+      const result = await withFieldPaths('query', () =>
+        checkCalendarOpen(deps.db, { tenantId: c.get('caller').tenantId, calendarCode: code, instant }),
+      );
       const headers = isOpenCacheHeaders(now, result.nextChangeAt, deps.settings['calendar.is-open-max-age-seconds'], at !== undefined);
       for (const [name, value] of Object.entries(headers)) c.header(name, value);
       return c.json(result, 200);

@@ -1,18 +1,16 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import type { Context } from 'hono';
-import { deleteHoliday, insertHolidays, listHolidays } from '../../db/queries/calendar-rules';
-import { lockLocation } from '../../db/queries/calendars';
 import {
-  CalendarEngineError,
-  importedToHolidayInput,
-  listAvailableCountries,
-  mergeImportedHolidays,
-  previewHolidays,
-} from '../../domain/calendar/index';
-import { AppError, badRequest, notFound } from '../../domain/errors';
-import type { AppEnv } from '../env';
+  addHoliday,
+  importHolidays,
+  listHolidayCountries,
+  listHolidays,
+  previewHolidayImport,
+  removeHoliday,
+} from '../../services/calendars/holidays';
 import { createRouter, jsonBody, jsonContent, noContent, problemResponses } from '../openapi';
-import { guarded, requireLocation, withFieldPaths } from './lookup';
+import { withFieldPaths } from './field-paths';
+import { guarded } from './guards';
+import { locationAddress } from './location-address';
 import {
   AvailableCountry,
   Holiday,
@@ -32,8 +30,6 @@ const reader = guarded('CALENDAR', 'read');
 const writer = guarded('CALENDAR', 'write');
 const authErrors = [400, 401, 403, 404] as const;
 
-const currentYear = (c: Context<AppEnv>) => (c.get('deps').clock?.() ?? new Date()).getUTCFullYear();
-
 export function holidayRoutes() {
   const app = createRouter();
 
@@ -48,9 +44,10 @@ export function holidayRoutes() {
       responses: { 200: jsonContent(z.array(Holiday)), ...problemResponses(...authErrors) },
     }),
     async (c) => {
-      const { code, loc } = c.req.valid('param');
-      const location = await requireLocation(c, code, loc);
-      const rows = await listHolidays(c.get('deps').db, c.get('caller').tenantId, location.id, c.req.valid('query').year);
+      const rows = await listHolidays(c.get('deps').db, {
+        ...locationAddress(c, c.req.valid('param')),
+        year: c.req.valid('query').year,
+      });
       return c.json(rows.map(holidayView), 200);
     },
   );
@@ -67,22 +64,8 @@ export function holidayRoutes() {
       responses: { 201: jsonContent(Holiday, 'Created'), ...problemResponses(...authErrors) },
     }),
     async (c) => {
-      const { code, loc } = c.req.valid('param');
-      const location = await requireLocation(c, code, loc);
-      const b = c.req.valid('json');
-      const [row] = await insertHolidays(c.get('deps').db, c.get('caller').tenantId, location.id, [
-        {
-          date: b.date,
-          name: b.name,
-          type: b.type ?? null,
-          openFrom: b.openFrom ?? null,
-          openUntil: b.openUntil ?? null,
-          closed: b.closed,
-          description: b.description ?? null,
-          recurring: b.recurring,
-        },
-      ]);
-      return c.json(holidayView(row!), 201);
+      const row = await addHoliday(c.get('deps').db, { ...locationAddress(c, c.req.valid('param')), holiday: c.req.valid('json') });
+      return c.json(holidayView(row), 201);
     },
   );
 
@@ -102,37 +85,13 @@ export function holidayRoutes() {
       responses: { 200: jsonContent(HolidayImportResult), ...problemResponses(...authErrors, 422) },
     }),
     async (c) => {
-      const { code, loc } = c.req.valid('param');
       const q = c.req.valid('query');
-      const location = await requireLocation(c, code, loc);
-      if (!location.country) {
-        throw new AppError('location-country-missing', `Location ${loc} has no country to import holidays for`);
-      }
-      const year = q.year ?? currentYear(c);
-      let imported;
-      try {
-        imported = previewHolidays({ country: location.country, region: location.region, year, types: q.types });
-      } catch (err) {
-        if (err instanceof CalendarEngineError && err.kind === 'invalid-input') {
-          throw new AppError('holiday-data-unavailable', `No holiday data for the location: ${err.detail}`);
-        }
-        throw err;
-      }
-      const tenantId = c.get('caller').tenantId;
-      const result = await c.get('deps').db.transaction(async (tx) => {
-        // Imports of one location are serialised, so two at once cannot both add an entry.
-        if (!(await lockLocation(tx, tenantId, location.id))) throw notFound(`Location ${loc}`, 'location-not-found');
-        // Imported entries all fall in `year`: only that year's and the recurring holidays can match.
-        const existing = await listHolidays(tx, tenantId, location.id, year);
-        const fresh = mergeImportedHolidays(existing, imported);
-        const created = await insertHolidays(tx, tenantId, location.id, fresh.map(importedToHolidayInput));
-        return { created, skipped: imported.length - fresh.length };
-      });
+      const result = await importHolidays(c.get('deps'), { ...locationAddress(c, c.req.valid('param')), year: q.year, types: q.types });
       return c.json(
         {
-          year,
-          countryCode: location.country,
-          region: location.region,
+          year: result.year,
+          countryCode: result.countryCode,
+          region: result.region,
           created: result.created.map(holidayView),
           skipped: result.skipped,
         },
@@ -153,18 +112,15 @@ export function holidayRoutes() {
       responses: { 200: jsonContent(z.array(PreviewHoliday)), ...problemResponses(...authErrors) },
     }),
     async (c) => {
-      const { code, loc } = c.req.valid('param');
       const q = c.req.valid('query');
-      const location = await requireLocation(c, code, loc);
-      const country = (q.countryCode ?? location.country)?.toUpperCase();
-      if (!country) {
-        throw badRequest('validation-failed', 'query.countryCode is required: the location has no country', {
-          errors: [{ path: 'query.countryCode', message: 'required when the location has no country' }],
-        });
-      }
-      const region = q.region ?? (country === location.country ? location.region : null);
       const entries = await withFieldPaths('query', () =>
-        previewHolidays({ country, region, year: q.year ?? currentYear(c), types: q.types }),
+        previewHolidayImport(c.get('deps'), {
+          ...locationAddress(c, c.req.valid('param')),
+          countryCode: q.countryCode,
+          region: q.region,
+          year: q.year,
+          types: q.types,
+        }),
       );
       return c.json(
         entries.map((e) => ({ ...e, openFrom: e.openFrom ?? null, openUntil: e.openUntil ?? null })),
@@ -184,9 +140,8 @@ export function holidayRoutes() {
       responses: { 200: jsonContent(z.array(AvailableCountry)), ...problemResponses(...authErrors) },
     }),
     async (c) => {
-      const { code, loc } = c.req.valid('param');
-      await requireLocation(c, code, loc);
-      return c.json(listAvailableCountries(), 200);
+      const countries = await listHolidayCountries(c.get('deps').db, locationAddress(c, c.req.valid('param')));
+      return c.json(countries, 200);
     },
   );
 
@@ -201,11 +156,8 @@ export function holidayRoutes() {
       responses: { 204: noContent, ...problemResponses(...authErrors) },
     }),
     async (c) => {
-      const { code, loc, id } = c.req.valid('param');
-      const location = await requireLocation(c, code, loc);
-      if (!(await deleteHoliday(c.get('deps').db, c.get('caller').tenantId, location.id, id))) {
-        throw notFound('Holiday', 'holiday-not-found');
-      }
+      const path = c.req.valid('param');
+      await removeHoliday(c.get('deps').db, { ...locationAddress(c, path), id: path.id });
       return c.body(null, 204);
     },
   );

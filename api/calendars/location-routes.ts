@@ -1,9 +1,9 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { deleteHours, insertHours, listHours } from '../../db/queries/calendar-rules';
-import { deleteLocation, insertLocation, listLocations, updateLocation, type LocationValues } from '../../db/queries/calendars';
-import { notFound } from '../../domain/errors';
+import { addBusinessHours, listBusinessHours, removeBusinessHours } from '../../services/calendars/business-hours';
+import { createLocation, deleteLocation, getLocation, listLocations, updateLocation } from '../../services/calendars/locations';
 import { createRouter, jsonBody, jsonContent, noContent, problemResponses } from '../openapi';
-import { guarded, requireCalendar, requireLocation, uniqueOr409 } from './lookup';
+import { guarded } from './guards';
+import { locationAddress } from './location-address';
 import {
   BusinessHours,
   CalendarLocation,
@@ -21,17 +21,6 @@ const reader = guarded('CALENDAR', 'read');
 const writer = guarded('CALENDAR', 'write');
 const authErrors = [400, 401, 403, 404] as const;
 
-const locationValues = (b: z.output<typeof LocationCreateBody>): LocationValues => ({
-  locationCode: b.locationCode,
-  name: b.name,
-  timezone: b.timezone,
-  country: b.country ? b.country.toUpperCase() : null,
-  region: b.region ?? null,
-  city: b.city ?? null,
-  enabled: b.enabled,
-  sortOrder: b.sortOrder,
-});
-
 export function locationRoutes() {
   const app = createRouter();
 
@@ -46,8 +35,7 @@ export function locationRoutes() {
       responses: { 200: jsonContent(z.array(CalendarLocation)), ...problemResponses(...authErrors) },
     }),
     async (c) => {
-      const calendar = await requireCalendar(c, c.req.valid('param').code);
-      const rows = await listLocations(c.get('deps').db, c.get('caller').tenantId, calendar.id);
+      const rows = await listLocations(c.get('deps').db, { tenantId: c.get('caller').tenantId, calendarCode: c.req.valid('param').code });
       return c.json(rows.map(locationView), 200);
     },
   );
@@ -63,13 +51,11 @@ export function locationRoutes() {
       responses: { 201: jsonContent(CalendarLocation, 'Created'), ...problemResponses(...authErrors, 409) },
     }),
     async (c) => {
-      const calendar = await requireCalendar(c, c.req.valid('param').code);
-      const body = c.req.valid('json');
-      const row = await uniqueOr409(
-        () => insertLocation(c.get('deps').db, c.get('caller').tenantId, calendar.id, locationValues(body)),
-        'location-exists',
-        `Location ${body.locationCode} exists already in this calendar`,
-      );
+      const row = await createLocation(c.get('deps').db, {
+        tenantId: c.get('caller').tenantId,
+        calendarCode: c.req.valid('param').code,
+        location: c.req.valid('json'),
+      });
       return c.json(locationView(row), 201);
     },
   );
@@ -85,8 +71,8 @@ export function locationRoutes() {
       responses: { 200: jsonContent(CalendarLocation), ...problemResponses(...authErrors) },
     }),
     async (c) => {
-      const { code, loc } = c.req.valid('param');
-      return c.json(locationView(await requireLocation(c, code, loc)), 200);
+      const location = await getLocation(c.get('deps').db, locationAddress(c, c.req.valid('param')));
+      return c.json(locationView(location), 200);
     },
   );
 
@@ -101,16 +87,7 @@ export function locationRoutes() {
       responses: { 200: jsonContent(CalendarLocation), ...problemResponses(...authErrors, 409) },
     }),
     async (c) => {
-      const { code, loc } = c.req.valid('param');
-      const body = c.req.valid('json');
-      const location = await requireLocation(c, code, loc);
-      const values = locationValues({ ...body, locationCode: body.locationCode ?? loc });
-      const row = await uniqueOr409(
-        () => updateLocation(c.get('deps').db, c.get('caller').tenantId, location.id, values),
-        'location-exists',
-        `Location ${values.locationCode} exists already in this calendar`,
-      );
-      if (!row) throw notFound(`Location ${loc}`, 'location-not-found');
+      const row = await updateLocation(c.get('deps').db, { ...locationAddress(c, c.req.valid('param')), location: c.req.valid('json') });
       return c.json(locationView(row), 200);
     },
   );
@@ -126,11 +103,7 @@ export function locationRoutes() {
       responses: { 204: noContent, ...problemResponses(...authErrors) },
     }),
     async (c) => {
-      const { code, loc } = c.req.valid('param');
-      const location = await requireLocation(c, code, loc);
-      if (!(await deleteLocation(c.get('deps').db, c.get('caller').tenantId, location.id))) {
-        throw notFound(`Location ${loc}`, 'location-not-found');
-      }
+      await deleteLocation(c.get('deps').db, locationAddress(c, c.req.valid('param')));
       return c.body(null, 204);
     },
   );
@@ -146,9 +119,7 @@ export function locationRoutes() {
       responses: { 200: jsonContent(z.array(BusinessHours)), ...problemResponses(...authErrors) },
     }),
     async (c) => {
-      const { code, loc } = c.req.valid('param');
-      const location = await requireLocation(c, code, loc);
-      const rows = await listHours(c.get('deps').db, c.get('caller').tenantId, location.id);
+      const rows = await listBusinessHours(c.get('deps').db, locationAddress(c, c.req.valid('param')));
       return c.json(rows.map(hoursView), 200);
     },
   );
@@ -167,21 +138,7 @@ export function locationRoutes() {
       responses: { 201: jsonContent(BusinessHours, 'Created'), ...problemResponses(...authErrors) },
     }),
     async (c) => {
-      const { code, loc } = c.req.valid('param');
-      const location = await requireLocation(c, code, loc);
-      const b = c.req.valid('json');
-      const row = await insertHours(c.get('deps').db, c.get('caller').tenantId, location.id, {
-        dayOfWeek: b.dayOfWeek,
-        startTime: b.startTime,
-        endTime: b.endTime,
-        label: b.label ?? null,
-        partial: b.partial,
-        capacityPercent: b.capacityPercent ?? null,
-        partialReason: b.partialReason ?? null,
-        active: b.active,
-        effectiveFrom: b.effectiveFrom ?? null,
-        effectiveUntil: b.effectiveUntil ?? null,
-      });
+      const row = await addBusinessHours(c.get('deps').db, { ...locationAddress(c, c.req.valid('param')), hours: c.req.valid('json') });
       return c.json(hoursView(row), 201);
     },
   );
@@ -197,11 +154,8 @@ export function locationRoutes() {
       responses: { 204: noContent, ...problemResponses(...authErrors) },
     }),
     async (c) => {
-      const { code, loc, id } = c.req.valid('param');
-      const location = await requireLocation(c, code, loc);
-      if (!(await deleteHours(c.get('deps').db, c.get('caller').tenantId, location.id, id))) {
-        throw notFound('Business hours', 'business-hours-not-found');
-      }
+      const path = c.req.valid('param');
+      await removeBusinessHours(c.get('deps').db, { ...locationAddress(c, path), id: path.id });
       return c.body(null, 204);
     },
   );

@@ -1,19 +1,15 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import type { Context } from 'hono';
-import { getCalendar } from '../../db/queries/calendars';
 import {
-  deleteAssociation,
-  getAssociation,
-  insertAssociation,
-  listAssociations,
-  updateAssociation,
-  type AssociationValues,
-} from '../../db/queries/process-calendars';
-import { AppError, notFound } from '../../domain/errors';
+  createProcessCalendar,
+  deleteProcessCalendar,
+  getProcessCalendar,
+  listProcessCalendars,
+  updateProcessCalendar,
+} from '../../services/calendars/process-calendars';
 import { calculateTenantSla } from '../../services/calendars/sla';
-import type { AppEnv } from '../env';
 import { createRouter, jsonBody, jsonContent, noContent, problemResponses } from '../openapi';
-import { guarded, uniqueOr409, withFieldPaths } from './lookup';
+import { withFieldPaths } from './field-paths';
+import { guarded } from './guards';
 import {
   AssociationCreateBody,
   AssociationUpdateBody,
@@ -30,25 +26,6 @@ const writer = guarded('SLA', 'write');
 const authErrors = [400, 401, 403, 404] as const;
 const KeyPath = z.object({ key: processKeyParam });
 
-async function associationValues(c: Context<AppEnv>, b: z.output<typeof AssociationCreateBody>): Promise<AssociationValues> {
-  const calendar = await getCalendar(c.get('deps').db, c.get('caller').tenantId, b.calendarCode);
-  if (!calendar) throw new AppError('unknown-calendar', `The tenant has no calendar ${b.calendarCode}`);
-  return {
-    processDefinitionKey: b.processDefinitionKey,
-    calendarId: calendar.id,
-    slaBusinessDays: b.slaBusinessDays,
-    slaBusinessMinutes: b.slaBusinessMinutes,
-    priority: b.priority,
-    active: b.active,
-  };
-}
-
-async function requireAssociation(c: Context<AppEnv>, key: string) {
-  const row = await getAssociation(c.get('deps').db, c.get('caller').tenantId, key);
-  if (!row) throw notFound(`Process calendar association ${key}`, 'process-calendar-not-found');
-  return row;
-}
-
 export function slaRoutes() {
   const app = createRouter();
 
@@ -61,7 +38,7 @@ export function slaRoutes() {
       middleware: reader,
       responses: { 200: jsonContent(z.array(ProcessCalendarAssociation)), ...problemResponses(...authErrors) },
     }),
-    async (c) => c.json((await listAssociations(c.get('deps').db, c.get('caller').tenantId)).map(associationView), 200),
+    async (c) => c.json((await listProcessCalendars(c.get('deps').db, { tenantId: c.get('caller').tenantId })).map(associationView), 200),
   );
 
   app.openapi(
@@ -76,13 +53,7 @@ export function slaRoutes() {
       responses: { 201: jsonContent(ProcessCalendarAssociation, 'Created'), ...problemResponses(...authErrors, 409, 422) },
     }),
     async (c) => {
-      const body = c.req.valid('json');
-      const values = await associationValues(c, body);
-      const row = await uniqueOr409(
-        () => insertAssociation(c.get('deps').db, c.get('caller').tenantId, values, body.calendarCode),
-        'process-calendar-exists',
-        `Process ${body.processDefinitionKey} has an association already`,
-      );
+      const row = await createProcessCalendar(c.get('deps').db, { tenantId: c.get('caller').tenantId, association: c.req.valid('json') });
       return c.json(associationView(row), 201);
     },
   );
@@ -97,7 +68,13 @@ export function slaRoutes() {
       request: { params: KeyPath },
       responses: { 200: jsonContent(ProcessCalendarAssociation), ...problemResponses(...authErrors) },
     }),
-    async (c) => c.json(associationView(await requireAssociation(c, c.req.valid('param').key)), 200),
+    async (c) => {
+      const row = await getProcessCalendar(c.get('deps').db, {
+        tenantId: c.get('caller').tenantId,
+        processDefinitionKey: c.req.valid('param').key,
+      });
+      return c.json(associationView(row), 200);
+    },
   );
 
   app.openapi(
@@ -111,16 +88,11 @@ export function slaRoutes() {
       responses: { 200: jsonContent(ProcessCalendarAssociation), ...problemResponses(...authErrors, 409, 422) },
     }),
     async (c) => {
-      const { key } = c.req.valid('param');
-      const body = c.req.valid('json');
-      await requireAssociation(c, key);
-      const values = await associationValues(c, { ...body, processDefinitionKey: body.processDefinitionKey ?? key });
-      const row = await uniqueOr409(
-        () => updateAssociation(c.get('deps').db, c.get('caller').tenantId, key, values, body.calendarCode),
-        'process-calendar-exists',
-        `Process ${values.processDefinitionKey} has an association already`,
-      );
-      if (!row) throw notFound(`Process calendar association ${key}`, 'process-calendar-not-found');
+      const row = await updateProcessCalendar(c.get('deps').db, {
+        tenantId: c.get('caller').tenantId,
+        processDefinitionKey: c.req.valid('param').key,
+        association: c.req.valid('json'),
+      });
       return c.json(associationView(row), 200);
     },
   );
@@ -136,10 +108,7 @@ export function slaRoutes() {
       responses: { 204: noContent, ...problemResponses(...authErrors) },
     }),
     async (c) => {
-      const { key } = c.req.valid('param');
-      if (!(await deleteAssociation(c.get('deps').db, c.get('caller').tenantId, key))) {
-        throw notFound(`Process calendar association ${key}`, 'process-calendar-not-found');
-      }
+      await deleteProcessCalendar(c.get('deps').db, { tenantId: c.get('caller').tenantId, processDefinitionKey: c.req.valid('param').key });
       return c.body(null, 204);
     },
   );

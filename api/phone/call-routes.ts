@@ -1,15 +1,13 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { getPhoneCall, listPhoneCalls } from '../../db/queries/phone';
-import { tenantExists } from '../../db/queries/tenants';
-import { AppError, notFound } from '../../domain/errors';
-import { placeOutboundCall } from '../../services/phone/placement';
+import { getCall, listCalls } from '../../services/phone/call-reads';
+import { placeInternalCall, placeOutboundCall } from '../../services/phone/placement';
 import type { AppEnv } from '../env';
 import { internalKey } from '../middleware/internal-key';
 import { createRouter, jsonBody, jsonContent, problemResponses, TENANT_ID, USER_ID, uuidParam } from '../openapi';
 import { reader, writer } from './guards';
 import { CallListQuery, PAGE_SIZE_CAP, PhoneCall, PhoneCallPage, PlaceCallBody } from './schemas';
-import { callSummary, callView, decodeCursor, encodeCursor } from './views';
+import { callSummary, callView } from './views';
 
 const tags = ['Phone: calls'];
 
@@ -78,19 +76,14 @@ export function callRoutes() {
     }),
     async (c) => {
       const q = c.req.valid('query');
-      const limit = Math.min(q.limit, PAGE_SIZE_CAP);
-      const rows = await listPhoneCalls(c.get('deps').db, c.get('caller').tenantId, {
+      const page = await listCalls(c.get('deps').db, {
+        tenantId: c.get('caller').tenantId,
         status: q.status,
         direction: q.direction,
-        limit: limit + 1,
-        after: q.cursor ? decodeCursor(q.cursor) : undefined,
+        limit: Math.min(q.limit, PAGE_SIZE_CAP),
+        cursor: q.cursor,
       });
-      const page = rows.slice(0, limit);
-      const last = page[page.length - 1];
-      return c.json(
-        { items: page.map(callSummary), limit, nextCursor: rows.length > limit && last ? encodeCursor(last) : null },
-        200,
-      );
+      return c.json({ items: page.items.map(callSummary), limit: page.limit, nextCursor: page.nextCursor }, 200);
     },
   );
 
@@ -105,8 +98,7 @@ export function callRoutes() {
       responses: { 200: jsonContent(PhoneCall), ...problemResponses(400, 403, 404) },
     }),
     async (c) => {
-      const row = await getPhoneCall(c.get('deps').db, c.get('caller').tenantId, c.req.valid('param').id);
-      if (!row) throw notFound('Phone call', 'phone-call-not-found');
+      const row = await getCall(c.get('deps').db, { tenantId: c.get('caller').tenantId, id: c.req.valid('param').id });
       return c.json(callView(row), 200);
     },
   );
@@ -136,10 +128,8 @@ export function callRoutes() {
     }),
     async (c) => {
       const headers = c.req.valid('header');
-      const tenantId = headers['x-tenant-id'];
-      if (!(await tenantExists(c.get('deps').db, tenantId))) throw new AppError('tenant-not-found', 'Tenant was not found');
-      const { call, created } = await placeOutboundCall(placementDeps(c), {
-        tenantId,
+      const { call, created } = await placeInternalCall(placementDeps(c), {
+        tenantId: headers['x-tenant-id'],
         initiatedBy: headers['x-user-id'] ?? 'system',
         placementKey: placementKeyOf(headers['idempotency-key']),
         ...c.req.valid('json'),

@@ -1,8 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { getPhoneNumber, listPhoneNumbers } from '../../db/queries/phone';
-import { notFound } from '../../domain/errors';
 import type { CreatePhoneNumberInput } from '../../integrations/vapi/client';
-import { provisionNumber } from '../../services/phone/numbers';
+import { getNumber, listNumbers, provisionNumber } from '../../services/phone/numbers';
 import { createRouter, jsonBody, jsonContent, problemResponses, uuidParam } from '../openapi';
 import { reader, writer } from './guards';
 import { PhoneNumber, ProvisionNumberBody } from './schemas';
@@ -57,7 +55,7 @@ export function numberRoutes() {
       responses: { 200: jsonContent(z.array(PhoneNumber)), ...problemResponses(400, 403, 404) },
     }),
     async (c) => {
-      const rows = await listPhoneNumbers(c.get('deps').db, c.get('caller').tenantId);
+      const rows = await listNumbers(c.get('deps').db, { tenantId: c.get('caller').tenantId });
       return c.json(rows.map(numberView), 200);
     },
   );
@@ -73,8 +71,7 @@ export function numberRoutes() {
       responses: { 200: jsonContent(PhoneNumber), ...problemResponses(400, 403, 404) },
     }),
     async (c) => {
-      const row = await getPhoneNumber(c.get('deps').db, c.get('caller').tenantId, c.req.valid('param').id);
-      if (!row) throw notFound('Phone number', 'phone-number-not-found');
+      const row = await getNumber(c.get('deps').db, { tenantId: c.get('caller').tenantId, id: c.req.valid('param').id });
       return c.json(numberView(row), 200);
     },
   );

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { CALL_DIRECTIONS, NUMBER_PROVIDERS, PHONE_CALL_STATUSES, PROCESS_STATUSES } from '../../db/schema/phone';
+import { CALL_DIRECTIONS, PHONE_CALL_STATUSES, PROCESS_STATUSES } from '../../domain/phone/call-fields';
+import { NUMBER_PROVIDERS } from '../../domain/phone/number-providers';
 import { E164 } from '../../domain/phone/e164';
 import { boundedMap, int32, int32Param, text } from '../vocabulary';
 

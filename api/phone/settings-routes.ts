@@ -1,33 +1,12 @@
 import { createRoute } from '@hono/zod-openapi';
-import type { Db } from '../../db/client';
-import { getPhoneSettings, insertPhoneSettingsIfAbsent, savePhoneSettings } from '../../db/queries/phone';
-import { deleteTenantSecret, putTenantSecret } from '../../db/queries/secrets';
-import { conflict } from '../../domain/errors';
-import { refuseForeignNumber } from '../../services/phone/placement';
-import { PHONE_API_KEY_SECRET, providerKeySource } from '../../services/phone/provider';
-import type { Settings } from '../../domain/settings';
+import { connectProviderKey, disconnectProviderKey } from '../../services/phone/provider';
+import { readPhoneSettings, savePhoneSettings } from '../../services/phone/settings';
 import { createRouter, jsonBody, jsonContent, noContent, problemResponses } from '../openapi';
 import { reader, writer } from './guards';
 import { ApiKeyBody, PhoneSettings, PhoneSettingsBody } from './schemas';
+import { settingsView } from './views';
 
 const tags = ['Phone: settings'];
-
-type SettingsRow = Awaited<ReturnType<typeof getPhoneSettings>>;
-
-/** The settings view: from the row just written when there is one, else read. */
-async function settingsView(db: Db, settings: Settings, tenantId: string, written?: NonNullable<SettingsRow>) {
-  const [row, source] = await Promise.all([written ?? getPhoneSettings(db, tenantId), providerKeySource(db, settings, tenantId)]);
-  return {
-    tenantId,
-    defaultAssistantId: row?.defaultAssistantId ?? null,
-    defaultPhoneNumberId: row?.defaultPhoneNumberId ?? null,
-    hasApiKey: source === 'tenant',
-    providerKeySource: source,
-    version: row?.version ?? 0,
-    updatedBy: row?.updatedBy ?? null,
-    updatedAt: row ? row.updatedAt.toISOString() : null,
-  };
-}
 
 export function settingsRoutes() {
   const app = createRouter();
@@ -41,10 +20,7 @@ export function settingsRoutes() {
       middleware: reader,
       responses: { 200: jsonContent(PhoneSettings), ...problemResponses(400, 403, 404) },
     }),
-    async (c) => {
-      const { db, settings } = c.get('deps');
-      return c.json(await settingsView(db, settings, c.get('caller').tenantId), 200);
-    },
+    async (c) => c.json(settingsView(await readPhoneSettings(c.get('deps'), { tenantId: c.get('caller').tenantId })), 200),
   );
 
   app.openapi(
@@ -62,20 +38,9 @@ export function settingsRoutes() {
       responses: { 200: jsonContent(PhoneSettings), ...problemResponses(400, 403, 404, 409, 422) },
     }),
     async (c) => {
-      const { db, settings } = c.get('deps');
       const { tenantId, userId } = c.get('caller');
-      const body = c.req.valid('json');
-      const defaults = {
-        defaultAssistantId: body.defaultAssistantId ?? null,
-        defaultPhoneNumberId: body.defaultPhoneNumberId ?? null,
-      };
-      if (defaults.defaultPhoneNumberId) await refuseForeignNumber(db, tenantId, defaults.defaultPhoneNumberId);
-      const saved =
-        body.version === 0
-          ? await insertPhoneSettingsIfAbsent(db, tenantId, defaults, userId)
-          : await savePhoneSettings(db, tenantId, defaults, userId, body.version);
-      if (!saved) throw conflict('phone-settings-conflict', 'Phone settings changed since you read them; read them again');
-      return c.json(await settingsView(db, settings, tenantId, saved), 200);
+      const saved = await savePhoneSettings(c.get('deps'), { ...c.req.valid('json'), tenantId, userId });
+      return c.json(settingsView(saved), 200);
     },
   );
 
@@ -91,10 +56,8 @@ export function settingsRoutes() {
       responses: { 204: noContent, ...problemResponses(400, 403, 404, 503) },
     }),
     async (c) => {
-      const { db, settings } = c.get('deps');
       const { tenantId, userId } = c.get('caller');
-      const { apiKey } = c.req.valid('json');
-      await putTenantSecret(db, settings['secrets.master-key'], tenantId, PHONE_API_KEY_SECRET, apiKey, userId);
+      await connectProviderKey(c.get('deps'), { tenantId, userId, apiKey: c.req.valid('json').apiKey });
       c.get('log').info('phone provider key connected');
       return c.body(null, 204);
     },
@@ -110,8 +73,7 @@ export function settingsRoutes() {
       responses: { 204: noContent, ...problemResponses(400, 403, 404) },
     }),
     async (c) => {
-      const { tenantId } = c.get('caller');
-      const removed = await deleteTenantSecret(c.get('deps').db, tenantId, PHONE_API_KEY_SECRET);
+      const removed = await disconnectProviderKey(c.get('deps').db, { tenantId: c.get('caller').tenantId });
       c.get('log').info({ removed }, 'phone provider key disconnected');
       return c.body(null, 204);
     },

@@ -1,7 +1,7 @@
 import type { z } from '@hono/zod-openapi';
-import type { CallCursor, PhoneCallRow, RegisteredNumberRow } from '../../db/queries/phone';
-import { badRequest } from '../../domain/errors';
-import type { PhoneCall, PhoneCallSummary, PhoneNumber } from './schemas';
+import type { PhoneCallRow, RegisteredNumberRow } from '../../db/queries/phone';
+import type { PhoneSettingsState } from '../../services/phone/settings';
+import type { PhoneCall, PhoneCallSummary, PhoneNumber, PhoneSettings } from './schemas';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -57,22 +57,17 @@ export function numberView(r: RegisteredNumberRow): z.infer<typeof PhoneNumber> 
   };
 }
 
-/**
- * Keyset cursor over (createdAt, id), opaque to clients. Microseconds matter: PostgreSQL keeps
- * them and a JS Date does not, so the cursor carries the row's timestamp as PostgreSQL text.
- */
-export function encodeCursor(c: { cursorAt: string; id: string }): string {
-  return Buffer.from(`${c.cursorAt}|${c.id}`, 'utf8').toString('base64url');
-}
-
-const AT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function decodeCursor(cursor: string): CallCursor {
-  const text = Buffer.from(cursor, 'base64url').toString('utf8');
-  const [at, id] = text.split('|');
-  if (!at || !AT.test(at) || Number.isNaN(new Date(at).getTime()) || !id || !UUID.test(id)) {
-    throw badRequest('invalid-cursor', 'cursor is not a nextCursor value of this list');
-  }
-  return { createdAt: at, id };
+/** The settings view: the key itself is never served, only where it comes from. */
+export function settingsView(s: PhoneSettingsState): z.infer<typeof PhoneSettings> {
+  const row = s.row;
+  return {
+    tenantId: s.tenantId,
+    defaultAssistantId: row?.defaultAssistantId ?? null,
+    defaultPhoneNumberId: row?.defaultPhoneNumberId ?? null,
+    hasApiKey: s.providerKeySource === 'tenant',
+    providerKeySource: s.providerKeySource,
+    version: row?.version ?? 0,
+    updatedBy: row?.updatedBy ?? null,
+    updatedAt: row ? row.updatedAt.toISOString() : null,
+  };
 }

@@ -8,7 +8,7 @@ export type HolidayRow = typeof holidays.$inferSelect;
 export type HoursValues = Omit<typeof businessHours.$inferInsert, 'id' | 'tenantId' | 'locationId' | 'createdAt' | 'updatedAt'>;
 export type HolidayValues = Omit<typeof holidays.$inferInsert, 'id' | 'tenantId' | 'locationId' | 'createdAt' | 'updatedAt'>;
 
-export async function listHours(db: DbOrTx, tenantId: string, locationId: string) {
+export async function listHours(db: DbOrTx, { tenantId, locationId }: { tenantId: string; locationId: string }) {
   return db
     .select()
     .from(businessHours)
@@ -16,15 +16,18 @@ export async function listHours(db: DbOrTx, tenantId: string, locationId: string
     .orderBy(asc(businessHours.dayOfWeek), asc(businessHours.startTime), asc(businessHours.createdAt));
 }
 
-export async function insertHours(db: DbOrTx, tenantId: string, locationId: string, v: HoursValues): Promise<HoursRow> {
+export async function insertHours(
+  db: DbOrTx,
+  { tenantId, locationId, values }: { tenantId: string; locationId: string; values: HoursValues },
+): Promise<HoursRow> {
   const rows = await db
     .insert(businessHours)
-    .values({ tenantId, locationId, ...v })
+    .values({ tenantId, locationId, ...values })
     .returning();
   return rows[0]!;
 }
 
-export async function deleteHours(db: DbOrTx, tenantId: string, locationId: string, id: string) {
+export async function deleteHours(db: DbOrTx, { tenantId, locationId, id }: { tenantId: string; locationId: string; id: string }) {
   const rows = await db
     .delete(businessHours)
     .where(and(eq(businessHours.tenantId, tenantId), eq(businessHours.locationId, locationId), eq(businessHours.id, id)))
@@ -33,7 +36,10 @@ export async function deleteHours(db: DbOrTx, tenantId: string, locationId: stri
 }
 
 /** Holidays of a location by date; with `year`, that year's dated holidays and every recurring one. */
-export async function listHolidays(db: DbOrTx, tenantId: string, locationId: string, year?: number) {
+export async function listHolidayRows(
+  db: DbOrTx,
+  { tenantId, locationId, year }: { tenantId: string; locationId: string; year?: number | undefined },
+) {
   const scope = and(eq(holidays.tenantId, tenantId), eq(holidays.locationId, locationId));
   const inYear =
     year === undefined
@@ -46,7 +52,10 @@ export async function listHolidays(db: DbOrTx, tenantId: string, locationId: str
     .orderBy(asc(holidays.date), asc(holidays.name));
 }
 
-export async function insertHolidays(db: DbOrTx, tenantId: string, locationId: string, values: HolidayValues[]): Promise<HolidayRow[]> {
+export async function insertHolidays(
+  db: DbOrTx,
+  { tenantId, locationId, values }: { tenantId: string; locationId: string; values: HolidayValues[] },
+): Promise<HolidayRow[]> {
   if (values.length === 0) return [];
   return db
     .insert(holidays)
@@ -54,7 +63,7 @@ export async function insertHolidays(db: DbOrTx, tenantId: string, locationId: s
     .returning();
 }
 
-export async function deleteHoliday(db: DbOrTx, tenantId: string, locationId: string, id: string) {
+export async function deleteHoliday(db: DbOrTx, { tenantId, locationId, id }: { tenantId: string; locationId: string; id: string }) {
   const rows = await db
     .delete(holidays)
     .where(and(eq(holidays.tenantId, tenantId), eq(holidays.locationId, locationId), eq(holidays.id, id)))

@@ -13,11 +13,10 @@ import type { DbOrTx } from '../client';
  */
 export async function loadCalendarSnapshot(
   db: DbOrTx,
-  tenantId: string,
-  by: { calendarCode: string } | { calendarId: string },
-  holidaysFrom?: string,
+  params: { tenantId: string; holidaysFrom?: string } & ({ calendarCode: string } | { calendarId: string }),
 ): Promise<CalendarSnapshot | null> {
-  const match = 'calendarCode' in by ? sql`c.calendar_code = ${by.calendarCode}` : sql`c.id = ${by.calendarId}`;
+  const { tenantId, holidaysFrom } = params;
+  const match = 'calendarCode' in params ? sql`c.calendar_code = ${params.calendarCode}` : sql`c.id = ${params.calendarId}`;
   const from = holidaysFrom === undefined ? sql`true` : sql`(d.recurring or d.date >= ${holidaysFrom}::date)`;
   const rows = await db.execute<{ calendar_code: string; active: boolean; business_day_minutes: number; locations: unknown }>(sql`
     select c.calendar_code, c.active, c.business_day_minutes,

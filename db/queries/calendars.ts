@@ -13,8 +13,7 @@ export type LocationValues = Pick<
   'locationCode' | 'name' | 'timezone' | 'country' | 'region' | 'city' | 'enabled' | 'sortOrder'
 >;
 
-
-export async function listCalendars(db: DbOrTx, tenantId: string) {
+export async function listCalendarRows(db: DbOrTx, { tenantId }: { tenantId: string }) {
   return db
     .select()
     .from(businessCalendars)
@@ -22,7 +21,10 @@ export async function listCalendars(db: DbOrTx, tenantId: string) {
     .orderBy(asc(businessCalendars.calendarCode));
 }
 
-export async function getCalendar(db: DbOrTx, tenantId: string, calendarCode: string): Promise<CalendarRow | null> {
+export async function getCalendarRow(
+  db: DbOrTx,
+  { tenantId, calendarCode }: { tenantId: string; calendarCode: string },
+): Promise<CalendarRow | null> {
   const rows = await db
     .select()
     .from(businessCalendars)
@@ -30,25 +32,31 @@ export async function getCalendar(db: DbOrTx, tenantId: string, calendarCode: st
   return rows[0] ?? null;
 }
 
-export async function insertCalendar(db: DbOrTx, tenantId: string, v: CalendarValues): Promise<CalendarRow> {
+export async function insertCalendar(
+  db: DbOrTx,
+  { tenantId, values }: { tenantId: string; values: CalendarValues },
+): Promise<CalendarRow> {
   const rows = await db
     .insert(businessCalendars)
-    .values({ tenantId, ...v })
+    .values({ tenantId, ...values })
     .returning();
   return rows[0]!;
 }
 
-export async function updateCalendar(db: DbOrTx, tenantId: string, id: string, v: CalendarValues): Promise<CalendarRow | null> {
+export async function updateCalendarRow(
+  db: DbOrTx,
+  { tenantId, id, values }: { tenantId: string; id: string; values: CalendarValues },
+): Promise<CalendarRow | null> {
   const rows = await db
     .update(businessCalendars)
-    .set({ ...v, updatedAt: sql`now()` })
+    .set({ ...values, updatedAt: sql`now()` })
     .where(and(eq(businessCalendars.tenantId, tenantId), eq(businessCalendars.id, id)))
     .returning();
   return rows[0] ?? null;
 }
 
 /** Deletes a calendar by code (cascading to its locations); false when the tenant has no such calendar. */
-export async function deleteCalendar(db: DbOrTx, tenantId: string, calendarCode: string) {
+export async function deleteCalendarRow(db: DbOrTx, { tenantId, calendarCode }: { tenantId: string; calendarCode: string }) {
   const rows = await db
     .delete(businessCalendars)
     .where(and(eq(businessCalendars.tenantId, tenantId), eq(businessCalendars.calendarCode, calendarCode)))
@@ -56,7 +64,7 @@ export async function deleteCalendar(db: DbOrTx, tenantId: string, calendarCode:
   return rows.length > 0;
 }
 
-export async function listLocations(db: DbOrTx, tenantId: string, calendarId: string) {
+export async function listLocationRows(db: DbOrTx, { tenantId, calendarId }: { tenantId: string; calendarId: string }) {
   return db
     .select()
     .from(calendarLocations)
@@ -70,9 +78,7 @@ export async function listLocations(db: DbOrTx, tenantId: string, calendarId: st
  */
 export async function findLocation(
   db: DbOrTx,
-  tenantId: string,
-  calendarCode: string,
-  locationCode: string,
+  { tenantId, calendarCode, locationCode }: { tenantId: string; calendarCode: string; locationCode: string },
 ): Promise<{ location: LocationRow | null } | null> {
   const rows = await db
     .select({ location: calendarLocations })
@@ -90,7 +96,7 @@ export async function findLocation(
 }
 
 /** Locks a location row: holiday imports of one location run one at a time (no duplicates). */
-export async function lockLocation(tx: DbOrTx, tenantId: string, id: string) {
+export async function lockLocation(tx: DbOrTx, { tenantId, id }: { tenantId: string; id: string }) {
   const rows = await tx
     .select({ id: calendarLocations.id })
     .from(calendarLocations)
@@ -99,24 +105,30 @@ export async function lockLocation(tx: DbOrTx, tenantId: string, id: string) {
   return rows.length > 0;
 }
 
-export async function insertLocation(db: DbOrTx, tenantId: string, calendarId: string, v: LocationValues): Promise<LocationRow> {
+export async function insertLocation(
+  db: DbOrTx,
+  { tenantId, calendarId, values }: { tenantId: string; calendarId: string; values: LocationValues },
+): Promise<LocationRow> {
   const rows = await db
     .insert(calendarLocations)
-    .values({ tenantId, calendarId, ...v })
+    .values({ tenantId, calendarId, ...values })
     .returning();
   return rows[0]!;
 }
 
-export async function updateLocation(db: DbOrTx, tenantId: string, id: string, v: LocationValues): Promise<LocationRow | null> {
+export async function updateLocationRow(
+  db: DbOrTx,
+  { tenantId, id, values }: { tenantId: string; id: string; values: LocationValues },
+): Promise<LocationRow | null> {
   const rows = await db
     .update(calendarLocations)
-    .set({ ...v, updatedAt: sql`now()` })
+    .set({ ...values, updatedAt: sql`now()` })
     .where(and(eq(calendarLocations.tenantId, tenantId), eq(calendarLocations.id, id)))
     .returning();
   return rows[0] ?? null;
 }
 
-export async function deleteLocation(db: DbOrTx, tenantId: string, id: string) {
+export async function deleteLocationRow(db: DbOrTx, { tenantId, id }: { tenantId: string; id: string }) {
   const rows = await db
     .delete(calendarLocations)
     .where(and(eq(calendarLocations.tenantId, tenantId), eq(calendarLocations.id, id)))

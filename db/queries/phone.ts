@@ -305,12 +305,9 @@ export async function insertPhoneSettingsIfAbsent(db: DbOrTx, tenantId: string, 
  * Creates the row on first write. With `expectedVersion` the write only lands on that version
  * (null: someone else wrote in between, or there is no row yet when a version was expected).
  */
-export async function savePhoneSettings(
+export async function writePhoneSettings(
   db: DbOrTx,
-  tenantId: string,
-  defaults: PhoneDefaults,
-  by: string,
-  expectedVersion?: number,
+  { tenantId, defaults, by, expectedVersion }: { tenantId: string; defaults: PhoneDefaults; by: string; expectedVersion?: number | undefined },
 ) {
   if (expectedVersion === undefined) {
     const rows = await db

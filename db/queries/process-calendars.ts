@@ -45,53 +45,63 @@ const joined = (db: DbOrTx) =>
     .from(processCalendarAssociations)
     .innerJoin(businessCalendars, eq(businessCalendars.id, processCalendarAssociations.calendarId));
 
-export async function listAssociations(db: DbOrTx, tenantId: string): Promise<AssociationRow[]> {
+export async function listAssociations(db: DbOrTx, { tenantId }: { tenantId: string }): Promise<AssociationRow[]> {
   return joined(db)
     .where(eq(processCalendarAssociations.tenantId, tenantId))
     .orderBy(asc(processCalendarAssociations.processDefinitionKey));
 }
 
-export async function getAssociation(db: DbOrTx, tenantId: string, key: string): Promise<AssociationRow | null> {
+export async function getAssociation(
+  db: DbOrTx,
+  { tenantId, processDefinitionKey }: { tenantId: string; processDefinitionKey: string },
+): Promise<AssociationRow | null> {
   const rows = await joined(db).where(
-    and(eq(processCalendarAssociations.tenantId, tenantId), eq(processCalendarAssociations.processDefinitionKey, key)),
+    and(eq(processCalendarAssociations.tenantId, tenantId), eq(processCalendarAssociations.processDefinitionKey, processDefinitionKey)),
   );
   return rows[0] ?? null;
 }
 
-/** The written row; `calendarCode` is the code of the calendar `v.calendarId` names (the caller looked it up). */
+/** The written row; `calendarCode` is the code of the calendar `values.calendarId` names (the caller looked it up). */
 export async function insertAssociation(
   db: DbOrTx,
-  tenantId: string,
-  v: AssociationValues,
-  calendarCode: string,
+  { tenantId, values, calendarCode }: { tenantId: string; values: AssociationValues; calendarCode: string },
 ): Promise<AssociationRow> {
   const rows = await db
     .insert(processCalendarAssociations)
-    .values({ tenantId, ...v })
+    .values({ tenantId, ...values })
     .returning(ownColumns);
   return { ...rows[0]!, calendarCode };
 }
 
-/** As insertAssociation; null when the tenant has no association `key`. */
+/** As insertAssociation; null when the tenant has no association `processDefinitionKey`. */
 export async function updateAssociation(
   db: DbOrTx,
-  tenantId: string,
-  key: string,
-  v: AssociationValues,
-  calendarCode: string,
+  {
+    tenantId,
+    processDefinitionKey,
+    values,
+    calendarCode,
+  }: { tenantId: string; processDefinitionKey: string; values: AssociationValues; calendarCode: string },
 ): Promise<AssociationRow | null> {
   const rows = await db
     .update(processCalendarAssociations)
-    .set({ ...v, updatedAt: sql`now()` })
-    .where(and(eq(processCalendarAssociations.tenantId, tenantId), eq(processCalendarAssociations.processDefinitionKey, key)))
+    .set({ ...values, updatedAt: sql`now()` })
+    .where(
+      and(eq(processCalendarAssociations.tenantId, tenantId), eq(processCalendarAssociations.processDefinitionKey, processDefinitionKey)),
+    )
     .returning(ownColumns);
   return rows[0] ? { ...rows[0], calendarCode } : null;
 }
 
-export async function deleteAssociation(db: DbOrTx, tenantId: string, key: string) {
+export async function deleteAssociation(
+  db: DbOrTx,
+  { tenantId, processDefinitionKey }: { tenantId: string; processDefinitionKey: string },
+) {
   const rows = await db
     .delete(processCalendarAssociations)
-    .where(and(eq(processCalendarAssociations.tenantId, tenantId), eq(processCalendarAssociations.processDefinitionKey, key)))
+    .where(
+      and(eq(processCalendarAssociations.tenantId, tenantId), eq(processCalendarAssociations.processDefinitionKey, processDefinitionKey)),
+    )
     .returning({ id: processCalendarAssociations.id });
   return rows.length > 0;
 }

@@ -11,15 +11,12 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { CALL_DIRECTIONS, PHONE_CALL_STATUSES, PROCESS_STATUSES } from '../../domain/phone/call-fields';
+import { NUMBER_PROVIDERS } from '../../domain/phone/number-providers';
 import { tenants } from './access';
 
-export const CALL_DIRECTIONS = ['INBOUND', 'OUTBOUND'] as const;
-export const PHONE_CALL_STATUSES = ['QUEUED', 'RINGING', 'IN_PROGRESS', 'ENDED', 'FAILED'] as const;
-/** PENDING: outbox row waits for the dispatcher; ACTIVE: the call process runs; CLOSED: it recorded the outcome. */
-export const PROCESS_STATUSES = ['PENDING', 'ACTIVE', 'CLOSED'] as const;
 /** Where the stored end data came from; a real end-of-call-report replaces a reconciliation snapshot. */
 export const END_SOURCES = ['webhook', 'reconciliation'] as const;
-export const NUMBER_PROVIDERS = ['vapi', 'twilio', 'vonage', 'telnyx'] as const;
 
 type JsonMap = Record<string, unknown>;
 

@@ -19,16 +19,16 @@ export async function calculateTenantSla(db: DbOrTx, tenantId: string, request: 
   let budget: SlaBudget;
   let snapshot;
   if ('processDefinitionKey' in request) {
-    const association = await getAssociation(db, tenantId, request.processDefinitionKey);
+    const association = await getAssociation(db, { tenantId, processDefinitionKey: request.processDefinitionKey });
     if (!association) throw notFound('Process calendar association', 'process-calendar-not-found');
     if (!association.active) {
       throw conflict('process-calendar-inactive', `The association of ${request.processDefinitionKey} is not active`);
     }
     budget = { businessDays: association.slaBusinessDays, businessMinutes: association.slaBusinessMinutes };
-    snapshot = await loadCalendarSnapshot(db, tenantId, { calendarId: association.calendarId }, holidaysFrom);
+    snapshot = await loadCalendarSnapshot(db, { tenantId, calendarId: association.calendarId, holidaysFrom });
   } else {
     budget = request.sla;
-    snapshot = await loadCalendarSnapshot(db, tenantId, { calendarCode: request.calendarCode }, holidaysFrom);
+    snapshot = await loadCalendarSnapshot(db, { tenantId, calendarCode: request.calendarCode, holidaysFrom });
   }
   if (!snapshot) throw notFound('Calendar', 'calendar-not-found');
   return calculateSla(snapshot, {

@@ -1,9 +1,17 @@
 import type { Logger } from 'pino';
-import type { Db } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
-import { markPhoneNumberFailed, registerPhoneNumber, releasePhoneNumber, reservePhoneNumber, type RegisteredNumberRow } from '../../db/queries/phone';
-import { AppError } from '../../domain/errors';
-import type { NUMBER_PROVIDERS } from '../../db/schema/phone';
+import {
+  getPhoneNumber,
+  listPhoneNumbers,
+  markPhoneNumberFailed,
+  registerPhoneNumber,
+  releasePhoneNumber,
+  reservePhoneNumber,
+  type RegisteredNumberRow,
+} from '../../db/queries/phone';
+import { AppError, notFound } from '../../domain/errors';
+import type { NumberProvider } from '../../domain/phone/number-providers';
 import type { CreatePhoneNumberInput } from '../../integrations/vapi/client';
 import type { Settings } from '../../domain/settings';
 import { mapProviderError, providerClientFor, VapiError } from './provider';
@@ -11,7 +19,7 @@ import { mapProviderError, providerClientFor, VapiError } from './provider';
 export interface ProvisionRequest {
   tenantId: string;
   userId: string;
-  provider: (typeof NUMBER_PROVIDERS)[number];
+  provider: NumberProvider;
   input: CreatePhoneNumberInput;
   /** The E.164 number of a carrier import; absent when the provider assigns one. */
   number: string | null;
@@ -64,4 +72,16 @@ export async function provisionNumber(db: Db, settings: Settings, log: Logger, r
     if (exists) throw new AppError('phone-number-exists', 'This provider number is registered already');
     throw err;
   }
+}
+
+/** The tenant's registered numbers, oldest first. */
+export async function listNumbers(db: DbOrTx, { tenantId }: { tenantId: string }): Promise<RegisteredNumberRow[]> {
+  return listPhoneNumbers(db, tenantId);
+}
+
+/** One registered number; 404 `phone-number-not-found`. */
+export async function getNumber(db: DbOrTx, { tenantId, id }: { tenantId: string; id: string }): Promise<RegisteredNumberRow> {
+  const row = await getPhoneNumber(db, tenantId, id);
+  if (!row) throw notFound('Phone number', 'phone-number-not-found');
+  return row;
 }

@@ -12,6 +12,7 @@ import {
   updatePhoneCall,
   type PhoneCallRow,
 } from '../../db/queries/phone';
+import { tenantExists } from '../../db/queries/tenants';
 import { assertSubscribed } from '../../domain/access/capability-access';
 import { AppError, badRequest } from '../../domain/errors';
 import { PHONE_CAPABILITY } from '../../domain/phone/call-process';
@@ -157,4 +158,13 @@ export async function placeOutboundCall(deps: PlacementDeps, req: PlacementReque
   });
   if (call.status === 'RINGING') log.info({ callId: id, providerCallId: call.providerCallId }, 'outbound call accepted by the provider');
   return { call, created: true };
+}
+
+/**
+ * The internal route's placement: the tenant comes from a header, not from an identity the
+ * middleware resolved, so an unknown tenant is 404 `tenant-not-found` before anything else.
+ */
+export async function placeInternalCall(deps: PlacementDeps, req: PlacementRequest): Promise<PlacementResult> {
+  if (!(await tenantExists(deps.db, req.tenantId))) throw new AppError('tenant-not-found', 'Tenant was not found');
+  return placeOutboundCall(deps, req);
 }

@@ -1,4 +1,4 @@
-import { hasTenantSecret, readTenantSecret } from '../../db/queries/secrets';
+import { deleteTenantSecret, hasTenantSecret, putTenantSecret, readTenantSecret } from '../../db/queries/secrets';
 import type { DbOrTx } from '../../db/client';
 import { AppError } from '../../domain/errors';
 import { createVapiClient, VapiError, type VapiClient } from '../../integrations/vapi/client';
@@ -33,6 +33,19 @@ export async function resolveProviderKey(db: DbOrTx, settings: ProviderSettings,
 export async function providerKeySource(db: DbOrTx, settings: ProviderSettings, tenantId: string): Promise<ProviderKeySource> {
   if (await hasTenantSecret(db, tenantId, PHONE_API_KEY_SECRET)) return 'tenant';
   return settings['phone.provider-api-key'] ? 'fallback' : 'none';
+}
+
+/** Stores the tenant's own key, sealed; 503 `secrets-unavailable` when no master key is configured. */
+export async function connectProviderKey(
+  deps: { db: DbOrTx; settings: Pick<Settings, 'secrets.master-key'> },
+  { tenantId, userId, apiKey }: { tenantId: string; userId: string; apiKey: string },
+) {
+  await putTenantSecret(deps.db, deps.settings['secrets.master-key'], tenantId, PHONE_API_KEY_SECRET, apiKey, userId);
+}
+
+/** Removes the tenant's own key (idempotent); true when there was one. */
+export async function disconnectProviderKey(db: DbOrTx, { tenantId }: { tenantId: string }) {
+  return deleteTenantSecret(db, tenantId, PHONE_API_KEY_SECRET);
 }
 
 export const missingProviderKey = () =>
