@@ -1,8 +1,10 @@
 // Forms on the definition route factory: a form's kind, submission handling and embed origins
 // at creation, and its own columns in the view.
 import { z } from '@hono/zod-openapi';
+import type { formDefinitions } from '../../db/schema/forms';
 import { sanitiseEmbedOrigins } from '../../domain/forms/embed-origins';
-import { FORM_KINDS, OUTBOUND_ROLES, type formDefinitions } from '../../db/schema/forms';
+import { FORM_KINDS } from '../../domain/forms/form-kinds';
+import { OUTBOUND_ROLES } from '../../domain/forms/outbound-roles';
 import { formDefinitionCapability } from '../../services/forms/form-definitions';
 import type { DefinitionApi } from '../definitions/plugin';
 import { text } from '../vocabulary';

@@ -7,7 +7,7 @@ import type { Context } from 'hono';
 import { AppError } from '../../domain/errors';
 import { frameAncestors, sanitiseEmbedOrigins } from '../../domain/forms/embed-origins';
 import { EMBED_TOKEN_PATTERN, MAX_EMBED_TOKEN_LENGTH } from '../../domain/forms/embed-token';
-import { repairFormSchema } from '../../domain/forms/form-schema';
+import { repairFormSchema } from '../../domain/forms/schema-repair';
 import { resolveEmbeddedForm, type EmbeddedForm } from '../../services/forms/embed-tokens';
 import type { AppEnv } from '../env';
 import type { HostedFormData } from '../hosted/client/form-client';

@@ -1,7 +1,7 @@
 // Administrative operations on form instances (docs/forms.md "Instance operations"): retry-process,
 // set state, mark-processed. FORMS guard, `read-write`; another tenant's instance is 404.
 import { createRoute, z } from '@hono/zod-openapi';
-import { FORM_INSTANCE_STATES } from '../../db/schema/forms';
+import { FORM_INSTANCE_STATES } from '../../domain/forms/instance-states';
 import { markProcessed, retryProcess, setInstanceState } from '../../services/forms/instance-admin';
 import { actorOf } from '../definitions/context';
 import { definitionGuards } from '../definitions/guards';

@@ -1,8 +1,9 @@
 // Bodies, queries and the view of the form instance routes.
 import { z } from '@hono/zod-openapi';
-import { FORM_INSTANCE_ORIGINS, FORM_INSTANCE_STATES } from '../../db/schema/forms';
 import type { FormInstanceRow } from '../../db/queries/form-instances';
 import { definitionCodePattern } from '../../domain/definitions/definition-code';
+import { FORM_INSTANCE_ORIGINS } from '../../domain/forms/instance-origins';
+import { FORM_INSTANCE_STATES } from '../../domain/forms/instance-states';
 import { boundedJson, int32, text } from '../vocabulary';
 
 /** Free-form maps (data, prefill, context, recipient): bounded like every free-form JSON input. */

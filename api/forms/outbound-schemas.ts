@@ -1,8 +1,8 @@
 // Bodies and answers of the outbound and recipient routes.
 import { z } from '@hono/zod-openapi';
-import { OUTBOUND_ROLES } from '../../db/schema/forms';
 import { KEY_PATTERN } from '../../domain/forms/field-types';
 import { MAX_ACCESS_TOKEN_LENGTH, OTP_DIGITS } from '../../domain/forms/otp';
+import { OUTBOUND_ROLES } from '../../domain/forms/outbound-roles';
 import { boundedJson, credential, text } from '../vocabulary';
 
 const jsonMap = (description: string) =>

@@ -5,7 +5,8 @@
 // `render-queue-full` with Retry-After, a Chromium that cannot start 503 `renderer-unavailable`.
 import { createRoute, z } from '@hono/zod-openapi';
 import { badRequest } from '../../domain/errors';
-import { checkFormSchema, hasErrors, type FormSchema } from '../../domain/forms/form-schema';
+import type { FormSchema } from '../../domain/forms/form-schema';
+import { checkFormSchema, hasErrors } from '../../domain/forms/schema-check';
 import { ChromiumPrinter, type PdfPrinter } from '../../integrations/chromium/printer';
 import { RenderQueue } from '../../services/forms/render-queue';
 import { renderSubmissionPdf } from '../../services/forms/render-submission-pdf';

@@ -3,7 +3,8 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { FORM_EVENT_TYPES } from '../../domain/forms/event-rail';
 import { definitionCodePattern } from '../../domain/definitions/definition-code';
-import { createSubscription, deleteSubscription, listSubscriptions, type FormEventSubscriptionRow } from '../../services/forms/subscriptions';
+import type { FormEventSubscriptionRow } from '../../db/queries/form-events';
+import { createSubscription, deleteSubscription, listSubscriptions } from '../../services/forms/subscriptions';
 import { actorOf } from '../definitions/context';
 import { definitionGuards } from '../definitions/guards';
 import { createRouter, jsonBody, jsonContent, noContent, problemResponses, uuidParam } from '../openapi';

@@ -1,6 +1,7 @@
 import { and, desc, eq, lt, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../client';
-import { formInstances, type FormInstanceState } from '../schema/forms';
+import type { FormInstanceState } from '../../domain/forms/instance-states';
+import { formInstances } from '../schema/forms';
 
 export type FormInstanceRow = typeof formInstances.$inferSelect;
 export type NewFormInstance = typeof formInstances.$inferInsert;
@@ -72,4 +73,82 @@ export async function mergeFormInstanceContext(
     .where(and(eq(formInstances.tenantId, p.tenantId), eq(formInstances.id, p.id)))
     .returning();
   return rows[0] ?? null;
+}
+
+/** The row lock is the caller's: no version check, the counter moves (an administrative step). */
+export async function updateLockedFormInstance(
+  db: DbOrTx,
+  p: { tenantId: string; id: string; state?: FormInstanceState; context?: Record<string, unknown>; expiresAt?: Date | null },
+): Promise<FormInstanceRow> {
+  const [updated] = await db
+    .update(formInstances)
+    .set({
+      ...(p.state ? { state: p.state } : {}),
+      ...(p.context ? { context: sql`${formInstances.context} || ${JSON.stringify(p.context)}::jsonb` } : {}),
+      ...(p.expiresAt !== undefined ? { expiresAt: p.expiresAt } : {}),
+      version: sql`${formInstances.version} + 1`,
+      updatedAt: sql`now()`,
+    })
+    .where(and(eq(formInstances.tenantId, p.tenantId), eq(formInstances.id, p.id)))
+    .returning();
+  return updated!;
+}
+
+/** An outbound instance by its recipient token; `forUpdate` takes its row lock. */
+export async function findOutboundInstanceByToken(db: DbOrTx, p: { token: string; forUpdate?: boolean }): Promise<FormInstanceRow | null> {
+  const query = db
+    .select()
+    .from(formInstances)
+    .where(and(eq(formInstances.token, p.token), eq(formInstances.origin, 'OUTBOUND')));
+  const rows = p.forUpdate ? await query.for('update') : await query;
+  return rows[0] ?? null;
+}
+
+/** The outbound instance a send with this `sendKey` created, if any. */
+export async function findSentFormInstance(db: DbOrTx, p: { tenantId: string; sendKey: string }): Promise<FormInstanceRow | null> {
+  const [row] = await db
+    .select()
+    .from(formInstances)
+    .where(and(eq(formInstances.tenantId, p.tenantId), eq(formInstances.origin, 'OUTBOUND'), sql`${formInstances.context} @> ${JSON.stringify({ sendKey: p.sendKey })}::jsonb`))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Merges keys into the recipient map; the optimistic-lock counter stays (not a change by anyone). */
+export async function mergeFormInstanceRecipient(db: DbOrTx, p: { id: string; fields: Record<string, unknown> }): Promise<FormInstanceRow | null> {
+  const [updated] = await db
+    .update(formInstances)
+    .set({ recipient: sql`${formInstances.recipient} || ${JSON.stringify(p.fields)}::jsonb`, updatedAt: sql`now()` })
+    .where(eq(formInstances.id, p.id))
+    .returning();
+  return updated ?? null;
+}
+
+/** Where an instance came from: its definition, origin and context (the embed link's check). */
+export async function findFormInstanceOrigin(db: DbOrTx, p: { tenantId: string; id: string }) {
+  const [row] = await db
+    .select({ definitionId: formInstances.definitionId, origin: formInstances.origin, context: formInstances.context })
+    .from(formInstances)
+    .where(and(eq(formInstances.tenantId, p.tenantId), eq(formInstances.id, p.id)));
+  return row ?? null;
+}
+
+/**
+ * Open instances (DRAFT, SENT, OPENED) past expiresAt become EXPIRED, at most `batchSize`, oldest
+ * deadline first; rows another transaction holds are skipped. Answers the tenant of each.
+ */
+export async function expireDueFormInstances(db: DbOrTx, p: { batchSize: number }): Promise<string[]> {
+  const rows = await db.execute<{ tenant_id: string }>(sql`
+    with due as (
+      select id from form_instances
+      where state in ('DRAFT', 'SENT', 'OPENED') and expires_at is not null and expires_at <= now()
+      order by expires_at
+      limit ${p.batchSize}
+      for update skip locked
+    )
+    update form_instances f
+    set state = 'EXPIRED', version = f.version + 1, updated_at = now()
+    from due where f.id = due.id
+    returning f.tenant_id`);
+  return Array.from(rows, (r) => r.tenant_id);
 }

@@ -2,8 +2,6 @@ import { sql } from 'drizzle-orm';
 import { bigint, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { FORM_EVENT_STATES, type FormEventPayload } from '../../domain/forms/event-rail';
 
-export { FORM_EVENT_STATES, type FormEventState } from '../../domain/forms/event-rail';
-
 /**
  * FormEventOutbox (spec "Forms"): one row per lifecycle change of a form instance, written by the
  * `form_instances` triggers (migration `form_event_rail`) in the transaction of the change, so

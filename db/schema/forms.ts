@@ -9,15 +9,10 @@ import {
   versionConstraints,
   type DefinitionTables,
 } from './definitions';
+import { FORM_KINDS } from '../../domain/forms/form-kinds';
+import { FORM_INSTANCE_ORIGINS } from '../../domain/forms/instance-origins';
 import { FORM_INSTANCE_STATES, type FormInstanceContext } from '../../domain/forms/instance-states';
 import type { OutboundRole } from '../../domain/forms/outbound-roles';
-
-export { FORM_INSTANCE_STATES, type FormInstanceContext, type FormInstanceState } from '../../domain/forms/instance-states';
-
-export const FORM_KINDS = ['INBOUND', 'OUTBOUND'] as const;
-export const FORM_INSTANCE_ORIGINS = ['EMBED', 'API', 'OUTBOUND'] as const;
-export type FormKind = (typeof FORM_KINDS)[number];
-export { OUTBOUND_ROLES, type OutboundRole } from '../../domain/forms/outbound-roles';
 
 /**
  * FormDefinition (spec "Forms"): the lifecycle columns plus the form's own. outboundRolesJson,

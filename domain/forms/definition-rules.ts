@@ -5,8 +5,9 @@
 // repaired. Versions passed the check at check-in, so repairing them changes nothing unless the
 // rules tightened since; the JSON Schema is always built from the repaired form.
 import type { SchemaRules } from '../definitions/schema-rules';
-import { checkFormSchema, repairFormSchema } from './form-schema';
 import { toJsonSchema } from './json-schema';
+import { checkFormSchema } from './schema-check';
+import { repairFormSchema } from './schema-repair';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

@@ -1,9 +1,8 @@
 /**
  * The form schema: the one JSON format a form definition's draft and versions hold (see
  * docs/forms.md "Form schema"). Checking a draft lives in schema-check.ts, repairing a stored one
- * in schema-repair.ts; both are exported from here.
+ * in schema-repair.ts, the field types in field-types.ts.
  */
-export type { FieldType } from './field-types';
 import type { FieldType } from './field-types';
 
 export interface FieldOption {
@@ -59,6 +58,3 @@ export interface SchemaProblem {
   level: 'error' | 'warning';
   message: string;
 }
-
-export { checkFormSchema, hasErrors } from './schema-check';
-export { repairFormSchema } from './schema-repair';

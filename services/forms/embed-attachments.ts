@@ -4,14 +4,19 @@
 // (caller-rules.ts) confines it to FORM_ATTACHMENT rows of that processRef; this module adds the
 // session rules: the processRef's shape, the per-session cap and the one-time link, on one
 // `embed_sessions` row per session.
-import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
-import { documents } from '../../db/schema/documents';
-import { embedSessions } from '../../db/schema/embed-sessions';
-import { formInstances } from '../../db/schema/forms';
+import {
+  findEmbedSession,
+  insertEmbedSessionIfAbsent,
+  linkEmbedSession,
+  releaseAttachmentSlot,
+  takeAttachmentSlot,
+} from '../../db/queries/embed-sessions';
+import { findFormInstanceOrigin } from '../../db/queries/form-instances';
 import { AppError, badRequest, conflict } from '../../domain/errors';
 import type { Settings } from '../../domain/settings';
 import type { DocumentView } from '../documents/document-view';
+import { linkProcessAttachments } from '../documents/form-instance-documents';
 import type { EmbedCaller } from '../documents/registry-caller';
 import type { RegistryClient } from '../documents/registry-client';
 import { resolveEmbeddedForm, type EmbeddedForm } from './embed-tokens';
@@ -40,8 +45,6 @@ export async function openEmbedSession(
   return { caller, form };
 }
 
-const sessionKey = (caller: EmbedCaller) => and(eq(embedSessions.tenantId, caller.tenantId), eq(embedSessions.processRef, caller.processRef));
-
 const alreadyLinked = () => conflict('embed-attachments-linked', "This session's attachments are already linked to its submission");
 
 /**
@@ -51,35 +54,20 @@ const alreadyLinked = () => conflict('embed-attachments-linked', "This session's
  */
 export async function reserveAttachment(db: Db, session: EmbedSession, cap: number): Promise<void> {
   const { caller, form } = session;
-  const taken = await db
-    .insert(embedSessions)
-    .values({ tenantId: caller.tenantId, processRef: caller.processRef, definitionId: form.definition.id, attachments: 1 })
-    .onConflictDoUpdate({
-      target: [embedSessions.tenantId, embedSessions.processRef],
-      set: { attachments: sql`${embedSessions.attachments} + 1`, updatedAt: sql`now()` },
-      setWhere: and(
-        sql`${embedSessions.attachments} < ${cap}`,
-        isNull(embedSessions.linkedInstanceId),
-        eq(embedSessions.definitionId, form.definition.id),
-      ),
-    })
-    .returning({ attachments: embedSessions.attachments });
-  if (taken.length > 0) return;
+  const taken = await takeAttachmentSlot(db, { tenantId: caller.tenantId, processRef: caller.processRef, definitionId: form.definition.id, cap });
+  if (taken) return;
   await assertSessionOpen(db, session);
   throw conflict('embed-attachment-cap-reached', `This session already holds ${cap} attachments, the most it may hold`);
 }
 
 /** Gives a slot back: an upload that failed, or an attachment deleted before submit. */
 export async function releaseAttachment(db: Db, caller: EmbedCaller): Promise<void> {
-  await db
-    .update(embedSessions)
-    .set({ attachments: sql`greatest(${embedSessions.attachments} - 1, 0)`, updatedAt: sql`now()` })
-    .where(sessionKey(caller));
+  await releaseAttachmentSlot(db, { tenantId: caller.tenantId, processRef: caller.processRef });
 }
 
 /** Refused once linked (the instance owns the files then); a processRef of another form is not this session. */
 export async function assertSessionOpen(db: DbOrTx, session: EmbedSession): Promise<void> {
-  const [row] = await db.select().from(embedSessions).where(sessionKey(session.caller));
+  const row = await findEmbedSession(db, { tenantId: session.caller.tenantId, processRef: session.caller.processRef });
   if (!row) return;
   if (row.definitionId !== session.form.definition.id) {
     throw badRequest('embed-session-invalid', 'This processRef belongs to another form; mint a new one');
@@ -109,42 +97,20 @@ export async function linkSession(db: Db, session: EmbedSession, instanceId: str
   const missing = () => new AppError('form-instance-not-found', 'Form instance was not found');
   if (!UUID.test(instanceId)) throw missing();
   return db.transaction(async (tx) => {
-    const [instance] = await tx
-      .select({ definitionId: formInstances.definitionId, origin: formInstances.origin, context: formInstances.context })
-      .from(formInstances)
-      .where(and(eq(formInstances.tenantId, caller.tenantId), eq(formInstances.id, instanceId)));
+    const instance = await findFormInstanceOrigin(tx, { tenantId: caller.tenantId, id: instanceId });
     const context = (instance?.context ?? {}) as Record<string, unknown>;
     if (!instance || instance.definitionId !== form.definition.id || instance.origin !== 'EMBED' || context.processRef !== caller.processRef) {
       throw missing();
     }
     // The one-time switch: the session row (created here for a session without uploads) takes the instance once.
-    await tx
-      .insert(embedSessions)
-      .values({ tenantId: caller.tenantId, processRef: caller.processRef, definitionId: form.definition.id })
-      .onConflictDoNothing();
-    const switched = await tx
-      .update(embedSessions)
-      .set({ linkedInstanceId: instanceId, updatedAt: sql`now()` })
-      .where(and(sessionKey(caller), isNull(embedSessions.linkedInstanceId), eq(embedSessions.definitionId, form.definition.id)))
-      .returning({ processRef: embedSessions.processRef });
-    if (switched.length === 0) {
+    const key = { tenantId: caller.tenantId, processRef: caller.processRef, definitionId: form.definition.id };
+    await insertEmbedSessionIfAbsent(tx, key);
+    if (!(await linkEmbedSession(tx, { ...key, instanceId }))) {
       await assertSessionOpen(tx, session);
       throw alreadyLinked();
     }
-    const bound = await tx
-      .update(documents)
-      .set({ ownerEntityId: instanceId, version: sql`${documents.version} + 1`, updatedAt: sql`now()` })
-      .where(
-        and(
-          eq(documents.tenantId, caller.tenantId),
-          eq(documents.processRef, caller.processRef),
-          eq(documents.capability, 'FORMS'),
-          eq(documents.kind, 'FORM_ATTACHMENT'),
-          eq(documents.status, 'READY'),
-          isNull(documents.ownerEntityId),
-        ),
-      )
-      .returning({ id: documents.id });
-    return { instanceId, documentIds: bound.map((r) => r.id) };
+    // The documents are the documents capability's: it binds them to the instance, in this transaction.
+    const documentIds = await linkProcessAttachments(tx, { tenantId: caller.tenantId, processRef: caller.processRef, instanceId });
+    return { instanceId, documentIds };
   });
 }

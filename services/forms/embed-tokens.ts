@@ -1,16 +1,13 @@
 // Embed tokens of a form definition (spec rule 3) and the one resolver every public embed route
 // uses, so each refusal looks the same from outside.
-import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { VersionRow } from '../../db/queries/definitions';
-import { formDefinitions } from '../../db/schema/forms';
+import { bumpEmbedKeyVersion, type FormDefinitionRow } from '../../db/queries/form-definitions';
 import { AppError } from '../../domain/errors';
 import { signEmbedToken, verifyEmbedToken } from '../../domain/forms/embed-token';
 import type { Settings } from '../../domain/settings';
 import type { Actor, DefinitionDeps } from '../definitions/capability';
 import { getDefinition } from '../definitions/read-definitions';
 import { formDefinitionCapability as cap } from './form-definitions';
-
-type FormDefinitionRow = typeof formDefinitions.$inferSelect;
 
 export interface EmbedToken {
   token: string;
@@ -50,11 +47,7 @@ export async function rotateEmbedToken(deps: DefinitionDeps, actor: Actor, id: s
   await inboundDefinition(deps, actor, id);
   embedKey(deps.settings);
   const row = await deps.db.transaction(async (tx) => {
-    const [rotated] = await tx
-      .update(formDefinitions)
-      .set({ embedKeyVersion: sql`${formDefinitions.embedKeyVersion} + 1`, updatedAt: sql`now()` })
-      .where(and(eq(formDefinitions.tenantId, actor.tenantId), eq(formDefinitions.id, id), isNull(formDefinitions.deletedAt)))
-      .returning();
+    const rotated = await bumpEmbedKeyVersion(tx, { tenantId: actor.tenantId, id });
     if (!rotated) throw new AppError('definition-not-found', 'Form definition was not found');
     await cap.queries.insertAudit(tx, {
       tenantId: actor.tenantId,

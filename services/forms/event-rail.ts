@@ -4,11 +4,11 @@
 import type { Logger } from 'pino';
 import type { Db, Tx } from '../../db/client';
 import { enqueueSignal, enqueueStart } from '../../db/outbox';
+import { claimDueEvents, listEventSubscribers, markEventAttemptFailed, markEventDelivered, type FormEventRow } from '../../db/queries/form-events';
 import { findFormInstance } from '../../db/queries/form-instances';
 import { subscribedProcess, type FormEventSubscriberInput } from '../../domain/forms/event-rail';
 import { FormInstanceEventSignal, WAITING_WORKFLOW_KEY, type FormInstanceEvent } from '../../domain/forms/instance-events';
 import { FORMS_CAPABILITY } from '../../domain/forms/intake-process';
-import { claimDueEvents, markEventAttemptFailed, markEventDelivered, subscribersOf, type FormEventRow } from './event-rail-rows';
 
 export interface EventRailOptions {
   batchSize: number;
@@ -32,7 +32,7 @@ const signalOf = (row: FormEventRow): FormInstanceEvent => ({
 async function enqueueDeliveries(tx: Tx, row: FormEventRow): Promise<number> {
   const event = signalOf(row);
   let deliveries = 0;
-  for (const sub of await subscribersOf(tx, row.tenantId, row.formCode, row.eventType)) {
+  for (const sub of await listEventSubscribers(tx, { tenantId: row.tenantId, formCode: row.formCode, eventType: row.eventType })) {
     const input: FormEventSubscriberInput = {
       tenantId: row.tenantId,
       subscriptionId: sub.id,
@@ -56,14 +56,14 @@ async function enqueueDeliveries(tx: Tx, row: FormEventRow): Promise<number> {
  */
 export async function deliverFormEvents(db: Db, logger: Logger, o: EventRailOptions): Promise<number> {
   return db.transaction(async (tx) => {
-    const rows = await claimDueEvents(tx, o.batchSize);
+    const rows = await claimDueEvents(tx, { limit: o.batchSize });
     for (const row of rows) {
       try {
         const deliveries = await tx.transaction((sp) => enqueueDeliveries(sp, row));
-        await markEventDelivered(tx, row.id, deliveries);
+        await markEventDelivered(tx, { id: row.id, deliveries });
       } catch (err) {
         const message = reasonOf(err);
-        const failed = await markEventAttemptFailed(tx, row, message, o.maxAttempts, o.backoffMs);
+        const failed = await markEventAttemptFailed(tx, { row, error: message, maxAttempts: o.maxAttempts, backoffMs: o.backoffMs });
         logger[failed ? 'error' : 'warn'](
           { eventId: row.id, instanceId: row.instanceId, eventType: row.eventType, attempt: row.retryCount + 1, err: message },
           failed ? 'form event FAILED after its last attempt' : 'form event delivery could not be enqueued; will retry',

@@ -1,6 +1,6 @@
 // Forms on the definition lifecycle: FM- codes, the FORMS guard, the form tables and rules.
-import { definitionQueries } from '../../db/queries/definitions';
-import { formDefinitions, formDefinitionTables } from '../../db/schema/forms';
+import { formDefinitionQueries } from '../../db/queries/form-definitions';
+import type { formDefinitions } from '../../db/schema/forms';
 import { formDefinitionRules } from '../../domain/forms/definition-rules';
 import type { DefinitionCapability } from '../definitions/capability';
 
@@ -8,7 +8,7 @@ export const formDefinitionCapability: DefinitionCapability<typeof formDefinitio
   code: 'FORMS',
   codePrefix: 'FM-',
   noun: 'Form definition',
-  queries: definitionQueries(formDefinitionTables),
+  queries: formDefinitionQueries,
   rules: formDefinitionRules,
   lockTtlMinutes: (settings) => settings['forms.lock-ttl-minutes'],
   // A clone is a new form: its embed tokens start over (embedKeyVersion keeps its default).

@@ -1,12 +1,10 @@
 // Administrative operations on a form instance (spec: retry process, set state, mark processed;
 // docs/forms.md "Instance operations"). Each runs under the instance's row lock, so two at once on
 // one instance run one after the other and the second sees the first's outcome.
-import { and, eq, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
-import { OUTBOX_CHANNEL, getOutboxRow, workflowIdFor } from '../../db/outbox';
-import { findFormInstance, type FormInstanceRow } from '../../db/queries/form-instances';
-import { formInstances } from '../../db/schema/forms';
-import { outbox } from '../../db/schema/outbox';
+import { getOutboxRow, workflowIdFor } from '../../db/outbox';
+import { findFormInstance, updateLockedFormInstance, type FormInstanceRow } from '../../db/queries/form-instances';
+import { requeueIntakeStart } from '../../db/queries/intake-outbox';
 import { AppError, conflict, notFound } from '../../domain/errors';
 import { mayMoveTo } from '../../domain/forms/admin-moves';
 import { FORMS_CAPABILITY } from '../../domain/forms/intake-process';
@@ -21,24 +19,11 @@ async function locked<T>(deps: DefinitionDeps, actor: Actor, id: string, step: (
   });
 }
 
-async function updateInstance(
+const updateInstance = (
   tx: Tx,
   row: FormInstanceRow,
   set: { state?: FormInstanceState; context?: Record<string, unknown>; expiresAt?: Date | null },
-): Promise<FormInstanceRow> {
-  const [updated] = await tx
-    .update(formInstances)
-    .set({
-      ...(set.state ? { state: set.state } : {}),
-      ...(set.context ? { context: sql`${formInstances.context} || ${JSON.stringify(set.context)}::jsonb` } : {}),
-      ...(set.expiresAt !== undefined ? { expiresAt: set.expiresAt } : {}),
-      version: sql`${formInstances.version} + 1`,
-      updatedAt: sql`now()`,
-    })
-    .where(and(eq(formInstances.tenantId, row.tenantId), eq(formInstances.id, row.id)))
-    .returning();
-  return updated!;
-}
+): Promise<FormInstanceRow> => updateLockedFormInstance(tx, { tenantId: row.tenantId, id: row.id, ...set });
 
 const stateConflict = (row: FormInstanceRow, detail: string) => new AppError('instance-state-conflict', detail, { state: row.state });
 
@@ -60,11 +45,7 @@ export function retryProcess(deps: DefinitionDeps, actor: Actor, id: string) {
     else if (start.state === 'CLOSED' && row.context.processStartStatus === 'FAILED') {
       workflowId = `${workflowIdFor(FORMS_CAPABILITY, row.tenantId, row.id)}:retry-${retries + 1}`;
     } else throw notRetryable();
-    await tx
-      .update(outbox)
-      .set({ state: 'QUEUED', workflowId, retryCount: 0, lastError: null, processInstanceId: null, nextAttemptAt: sql`now()`, updatedAt: sql`now()` })
-      .where(eq(outbox.id, start.id));
-    await tx.execute(sql`select pg_notify(${OUTBOX_CHANNEL}, ${FORMS_CAPABILITY})`);
+    await requeueIntakeStart(tx, { id: start.id, workflowId, capability: FORMS_CAPABILITY });
     return updateInstance(tx, row, {
       context: { processStartStatus: 'QUEUED', processError: null, processRetries: workflowId === start.workflowId ? retries : retries + 1 },
     });

@@ -10,11 +10,11 @@ import {
   updateFormInstance,
   type FormInstanceRow,
 } from '../../db/queries/form-instances';
-import type { FormInstanceState } from '../../db/schema/forms';
 import { AppError, notFound } from '../../domain/errors';
-import { repairFormSchema } from '../../domain/forms/form-schema';
 import { FORMS_CAPABILITY } from '../../domain/forms/intake-process';
 import { isCancellable, isEditable, isSubmittable } from '../../domain/forms/instance-rules';
+import type { FormInstanceState } from '../../domain/forms/instance-states';
+import { repairFormSchema } from '../../domain/forms/schema-repair';
 import { validateSubmission } from '../../domain/forms/submission';
 import type { Actor, DefinitionDeps } from '../definitions/capability';
 import { getDefinition, getDefinitionByCode } from '../definitions/read-definitions';

@@ -4,7 +4,7 @@
 import type { Logger } from 'pino';
 import type { Db } from '../../db/client';
 import { findFormInstance } from '../../db/queries/form-instances';
-import { repairFormSchema } from '../../domain/forms/form-schema';
+import { repairFormSchema } from '../../domain/forms/schema-repair';
 import type { DocumentRegistry } from '../documents/document-registry';
 import type { WorkflowCaller } from '../documents/registry-caller';
 import type { StoreDocumentDeps } from '../documents/store-document';

@@ -2,12 +2,10 @@
 // recipient; the link is e-mailed after the commit, best effort (rule 6), and the delivery's
 // outcome is recorded in the instance's recipient map (`deliveryStatus`, `deliveredAt`,
 // `deliveryError`), which is personal data and never logged.
-import { and, eq, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
-import { insertFormInstance, type FormInstanceRow } from '../../db/queries/form-instances';
-import { formInstances } from '../../db/schema/forms';
+import { findSentFormInstance, insertFormInstance, mergeFormInstanceRecipient, type FormInstanceRow } from '../../db/queries/form-instances';
 import { AppError } from '../../domain/errors';
-import { repairFormSchema } from '../../domain/forms/form-schema';
+import { repairFormSchema } from '../../domain/forms/schema-repair';
 import { WAITING_WORKFLOW_KEY } from '../../domain/forms/instance-events';
 import { prefillIssues } from '../../domain/forms/outbound-roles';
 import type { Actor, DefinitionDeps } from '../definitions/capability';
@@ -51,7 +49,7 @@ export async function sendOutboundForm(
 ): Promise<SentForm> {
   const definition = await outboundDefinition(deps, actor, ref);
   if (platform.sendKey) {
-    const earlier = await findSent(deps, actor.tenantId, platform.sendKey);
+    const earlier = await findSentFormInstance(deps.db, { tenantId: actor.tenantId, sendKey: platform.sendKey });
     if (earlier) return sentView(deps, earlier);
   }
   if (definition.status !== 'PUBLISHED' || definition.publishedVersion == null) {
@@ -102,21 +100,8 @@ export async function sendOutboundForm(
 async function recordDelivery(deps: DefinitionDeps, row: FormInstanceRow, delivery: Delivery): Promise<FormInstanceRow> {
   const fields = delivery.status === 'SENT' ? { deliveryStatus: 'SENT', deliveredAt: delivery.at } : { deliveryStatus: 'FAILED', deliveredAt: null, deliveryError: delivery.error };
   // Not a change by anyone: the optimistic-lock counter stays.
-  const [updated] = await deps.db
-    .update(formInstances)
-    .set({ recipient: sql`${formInstances.recipient} || ${JSON.stringify(fields)}::jsonb`, updatedAt: sql`now()` })
-    .where(eq(formInstances.id, row.id))
-    .returning();
+  const updated = await mergeFormInstanceRecipient(deps.db, { id: row.id, fields });
   return updated ?? row;
-}
-
-async function findSent(deps: DefinitionDeps, tenantId: string, sendKey: string): Promise<FormInstanceRow | null> {
-  const [row] = await deps.db
-    .select()
-    .from(formInstances)
-    .where(and(eq(formInstances.tenantId, tenantId), eq(formInstances.origin, 'OUTBOUND'), sql`${formInstances.context} @> ${JSON.stringify({ sendKey })}::jsonb`))
-    .limit(1);
-  return row ?? null;
 }
 
 const sentView = (deps: DefinitionDeps, row: FormInstanceRow): SentForm => ({

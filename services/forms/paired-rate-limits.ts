@@ -3,9 +3,9 @@
 // (rate-limiter-flexible's RateLimiterDrizzle on the platform's own drizzle client) so every API
 // node shares one budget and nothing beyond the database is needed.
 import { createHash } from 'node:crypto';
-import { RateLimiterDrizzle, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRes } from 'rate-limiter-flexible';
 import type { Db } from '../../db/client';
-import { rateLimits } from '../../db/schema/rate-limits';
+import { createRateLimiter } from '../../db/queries/rate-limits';
 import { AppError } from '../../domain/errors';
 
 export interface PairedRateLimits {
@@ -18,8 +18,7 @@ export function createPairedRateLimits(
   db: Db,
   p: { prefix: string; perIpPerMinute: number; perTokenPerMinute: number; refusal: string },
 ): PairedRateLimits {
-  const limiter = (keyPrefix: string, points: number) =>
-    new RateLimiterDrizzle({ storeClient: db, schema: rateLimits, keyPrefix, points, duration: 60 });
+  const limiter = (keyPrefix: string, points: number) => createRateLimiter(db, { keyPrefix, points, duration: 60 });
   const perIp = limiter(`${p.prefix}-ip`, p.perIpPerMinute);
   const perToken = limiter(`${p.prefix}-token`, p.perTokenPerMinute);
   // Keys of bounded size whatever a caller sends; the token itself is a credential, not stored.

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/client';
 import { AppError } from '../../domain/errors';
-import { repairFormSchema } from '../../domain/forms/form-schema';
+import { repairFormSchema } from '../../domain/forms/schema-repair';
 import { validateSubmission } from '../../domain/forms/submission';
 import type { Settings } from '../../domain/settings';
 import { resolveEmbeddedForm } from './embed-tokens';

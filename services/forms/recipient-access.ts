@@ -2,12 +2,11 @@
 // every recipient read and write needs that token. Whatever is wrong (unknown, expired or closed
 // instance, no code, wrong code, dead code, bad access token) answers one and the same 404: the
 // public API never reveals whether a token exists.
-import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { updateFormInstance, type FormInstanceRow } from '../../db/queries/form-instances';
-import { formInstances, formRecipientOtps } from '../../db/schema/forms';
+import { findOutboundInstanceByToken, updateFormInstance, type FormInstanceRow } from '../../db/queries/form-instances';
+import { findRecipientCode, issueRecipientCode, updateRecipientCode } from '../../db/queries/recipient-codes';
 import { AppError } from '../../domain/errors';
-import { repairFormSchema } from '../../domain/forms/form-schema';
+import { repairFormSchema } from '../../domain/forms/schema-repair';
 import type { FormInstanceState } from '../../domain/forms/instance-states';
 import { codeLimits, hashAccessToken, hashCode, judgeCode, MAX_ACCESS_TOKEN_LENGTH, newCode, newSalt, sameHash } from '../../domain/forms/otp';
 import { deliverCode } from './outbound-mail';
@@ -24,13 +23,11 @@ const READABLE: readonly FormInstanceState[] = ['SENT', 'OPENED', 'SUBMITTED', '
 const now = (deps: OutboundDeps) => deps.clock?.() ?? new Date();
 
 /** Whether a recipient may reach the instance in one of `states`; an open one past expiresAt is expired. */
-const reachable = (deps: OutboundDeps, row: FormInstanceRow | undefined, states: readonly FormInstanceState[]): row is FormInstanceRow =>
+const reachable = (deps: OutboundDeps, row: FormInstanceRow | null, states: readonly FormInstanceState[]): row is FormInstanceRow =>
   !!row && states.includes(row.state) && !(OPEN.includes(row.state) && row.expiresAt && row.expiresAt.getTime() <= now(deps).getTime());
 
-const byToken = (token: string) => and(eq(formInstances.token, token), eq(formInstances.origin, 'OUTBOUND'));
-
 async function instanceByToken(deps: OutboundDeps, token: string, states: readonly FormInstanceState[]): Promise<FormInstanceRow | null> {
-  const [row] = await deps.db.select().from(formInstances).where(byToken(token));
+  const row = await findOutboundInstanceByToken(deps.db, { token });
   return reachable(deps, row, states) ? row : null;
 }
 
@@ -48,16 +45,16 @@ export async function requestCode(deps: OutboundDeps, token: string): Promise<vo
   const at = now(deps);
   const expiresAt = new Date(at.getTime() + s['forms.otp.ttl-minutes'] * 60_000);
   const cooldownEnds = new Date(at.getTime() - s['forms.otp.resend-cooldown-seconds'] * 1000);
-  const issued = await deps.db
-    .insert(formRecipientOtps)
-    .values({ instanceId: row.id, tenantId: row.tenantId, codeHash: hashCode(code, salt), codeSalt: salt, attempts: 0, expiresAt, sentAt: at })
-    .onConflictDoUpdate({
-      target: formRecipientOtps.instanceId,
-      set: { codeHash: hashCode(code, salt), codeSalt: salt, attempts: 0, expiresAt, sentAt: at },
-      setWhere: sql`${formRecipientOtps.sentAt} <= ${cooldownEnds.toISOString()}::timestamptz`,
-    })
-    .returning({ id: formRecipientOtps.id });
-  if (issued.length === 0) return;
+  const issued = await issueRecipientCode(deps.db, {
+    instanceId: row.id,
+    tenantId: row.tenantId,
+    codeHash: hashCode(code, salt),
+    codeSalt: salt,
+    expiresAt,
+    sentAt: at,
+    cooldownEnds,
+  });
+  if (!issued) return;
   const title = await titleOf(deps.db, row);
   const to = { email: String(row.recipient.email ?? ''), name: typeof row.recipient.name === 'string' ? row.recipient.name : undefined };
   void deliverCode(deps, { instanceId: row.id, to, title, code, ttlMinutes: s['forms.otp.ttl-minutes'] });
@@ -78,12 +75,12 @@ type Verdict = { ok: true; accessToken: string; expiresAt: Date } | { ok: false 
  */
 export async function verifyCode(deps: OutboundDeps, token: string, code: string): Promise<{ accessToken: string; expiresAt: string }> {
   const verdict = await deps.db.transaction(async (tx): Promise<Verdict> => {
-    const [row] = await tx.select().from(formInstances).where(byToken(token)).for('update');
+    const row = await findOutboundInstanceByToken(tx, { token, forUpdate: true });
     if (!reachable(deps, row, OPEN)) return { ok: false };
-    const [otp] = await tx.select().from(formRecipientOtps).where(eq(formRecipientOtps.instanceId, row.id)).for('update');
-    const judged = judgeCode(otp, code, now(deps), codeLimits(deps.settings));
+    const otp = await findRecipientCode(tx, { instanceId: row.id, forUpdate: true });
+    const judged = judgeCode(otp ?? undefined, code, now(deps), codeLimits(deps.settings));
     if (judged.outcome === 'none') return { ok: false };
-    await tx.update(formRecipientOtps).set(judged.changes).where(eq(formRecipientOtps.id, otp!.id));
+    await updateRecipientCode(tx, { id: otp!.id, changes: judged.changes });
     if (judged.outcome === 'wrong') return { ok: false };
     if (row.state === 'SENT') await updateFormInstance(tx, { tenantId: row.tenantId, id: row.id, version: row.version }, { state: 'OPENED' });
     return { ok: true, accessToken: judged.accessToken, expiresAt: judged.expiresAt };
@@ -97,7 +94,7 @@ export async function authorizedInstance(deps: OutboundDeps, token: string, acce
   if (!accessToken || accessToken.length > MAX_ACCESS_TOKEN_LENGTH) throw recipientNotFound();
   const row = await instanceByToken(deps, token, READABLE);
   if (!row) throw recipientNotFound();
-  const [otp] = await deps.db.select().from(formRecipientOtps).where(eq(formRecipientOtps.instanceId, row.id));
+  const otp = await findRecipientCode(deps.db, { instanceId: row.id });
   if (!otp?.accessTokenHash || !otp.accessExpiresAt || otp.accessExpiresAt.getTime() <= now(deps).getTime()) throw recipientNotFound();
   if (!sameHash(hashAccessToken(accessToken), otp.accessTokenHash)) throw recipientNotFound();
   return row;

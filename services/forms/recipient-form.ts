@@ -4,10 +4,11 @@
 // SUBMITTED, with the intake start row, as the instance API's submit does.
 import { findFormInstance, updateFormInstance, type FormInstanceRow } from '../../db/queries/form-instances';
 import { AppError } from '../../domain/errors';
-import { repairFormSchema, type FormSchema } from '../../domain/forms/form-schema';
 import { TYPE_TRAITS } from '../../domain/forms/field-types';
+import type { FormSchema } from '../../domain/forms/form-schema';
 import { isEditable, isSubmittable } from '../../domain/forms/instance-rules';
 import { preparerChanges, type OutboundRoles } from '../../domain/forms/outbound-roles';
+import { repairFormSchema } from '../../domain/forms/schema-repair';
 import { validateSubmission } from '../../domain/forms/submission';
 import type { DefinitionDeps } from '../definitions/capability';
 import { formDefinitionCapability as cap } from './form-definitions';

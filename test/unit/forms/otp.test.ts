@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { codeMatches, hashAccessToken, hashCode, newAccessToken, newCode, newSalt, sameHash } from '../../../domain/forms/otp';
 import { preparerChanges, prefillIssues, roleIssues } from '../../../domain/forms/outbound-roles';
-import { repairFormSchema } from '../../../domain/forms/form-schema';
+import { repairFormSchema } from '../../../domain/forms/schema-repair';
 
 describe('recipient one-time codes', () => {
   it('codes are 6 digits, salts and access tokens random and URL-safe', () => {

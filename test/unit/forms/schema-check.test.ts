@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FIELD_TYPES } from '../../../domain/forms/field-types';
-import { type SchemaProblem, checkFormSchema, hasErrors } from '../../../domain/forms/form-schema';
+import type { SchemaProblem } from '../../../domain/forms/form-schema';
+import { checkFormSchema, hasErrors } from '../../../domain/forms/schema-check';
 import { validSchema } from './arbitraries';
 
 type Json = Record<string, unknown>;

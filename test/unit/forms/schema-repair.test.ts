@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type FormField, checkFormSchema, hasErrors, repairFormSchema } from '../../../domain/forms/form-schema';
+import type { FormField } from '../../../domain/forms/form-schema';
+import { checkFormSchema, hasErrors } from '../../../domain/forms/schema-check';
+import { repairFormSchema } from '../../../domain/forms/schema-repair';
 import { messyDraft, validSchema } from './arbitraries';
 
 const EMPTY = { title: 'Untitled form', fields: [] };
