@@ -1,13 +1,13 @@
 import type { SlaResult } from '../domain/calendar/index';
 import type { SlaDueDateRequest } from '../domain/calendar/sla-process';
 import { calculateTenantSla, type SlaCalculation } from '../services/calendars/sla';
-import type { ActivityDeps } from './deps';
+import type { CoreActivityDeps } from './deps';
 import { toActivityFailure } from './failures';
 
 /** Input of calculateSlaDueDate: the tenant plus either form of the SLA request. */
 export type { SlaDueDateRequest };
 
-export function createCalendarActivities({ db }: ActivityDeps) {
+export function createCalendarActivities({ db }: CoreActivityDeps) {
   return {
     /**
      * The due date `POST /api/sla/calculate` gives, for workflows. A business failure (unknown

@@ -1,16 +1,38 @@
-import type { S3Client } from '@aws-sdk/client-s3';
 import type { Logger } from 'pino';
 import type { Db } from '../db/client';
 import type { Settings } from '../domain/settings';
 import type { SealPdf } from '../domain/signatures/seal-contract';
+import type { PdfPrinter } from '../integrations/chromium/printer';
+import type { DocumentObjectStore } from '../integrations/docstore/object-store';
+import type { Scanner } from '../integrations/docstore/scanner';
+import type { DocumentRegistry } from '../services/documents/document-registry';
+import type { UploadSlots } from '../services/documents/upload-slots';
+import type { RenderQueue } from '../services/forms/render-queue';
 
-/** What activity factories may use; passed in by the worker's composition root. */
+/** The worker's document integrations, shared by every activity that reads or stores bytes. */
+export interface WorkerDocuments {
+  registry: DocumentRegistry;
+  /** Reads stored versions for the durable scan, stores PDFs; absent on a worker without an S3 client. */
+  store: DocumentObjectStore | undefined;
+  scanner: Scanner;
+  /** The worker's one upload pool: `docstore.upload-concurrency` bounds all of its uploads together. */
+  uploadSlots: UploadSlots;
+}
+
+/**
+ * What activity factories may use; built once per worker process by its composition root
+ * (`workers/worker-integrations.ts`). A factory never builds an integration of its own.
+ */
 export interface ActivityDeps {
   db: Db;
   settings: Settings;
   logger: Logger;
-  /** Documents: reads stored versions for the durable scan and sets their retention. */
-  s3?: S3Client;
+  documents: WorkerDocuments;
+  /** Forms: the worker's own Chromium printer (started on the first render) and render queue. */
+  render: { printer: PdfPrinter; queue: RenderQueue };
   /** Signatures: draws, signs and timestamps a completed campaign's PDF; absent, seals are FAILED and retried. */
   sealPdf?: SealPdf;
 }
+
+/** What the factories that use no integration take. */
+export type CoreActivityDeps = Pick<ActivityDeps, 'db' | 'settings' | 'logger'>;

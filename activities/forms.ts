@@ -1,28 +1,16 @@
 import { Context } from '@temporalio/activity';
-import { closeOutbox } from '../db/outbox';
 import { AppError } from '../domain/errors';
 import { FORMS_CAPABILITY } from '../domain/forms/intake-process';
-import { ChromiumPrinter } from '../integrations/chromium/printer';
-import { createObjectStore } from '../integrations/docstore/object-store';
-import { createScanner } from '../integrations/docstore/scanner';
-import { DocumentRegistry } from '../services/documents/document-registry';
-import { UploadSlots } from '../services/documents/upload-slots';
 import { makeSubmissionPdf, mirrorAttachments } from '../services/forms/intake-documents';
 import { planIntake, recordIntakeFailure, recordPdfFailure, writeBackProcessed, type IntakePlan } from '../services/forms/intake-steps';
-import { RenderQueue } from '../services/forms/render-queue';
+import { closeProcessRow } from '../services/platform/process-rows';
 import type { ActivityDeps } from './deps';
 import { toActivityFailure } from './failures';
 
-export function createFormActivities(deps: ActivityDeps) {
-  const { db, settings } = deps;
+export function createFormActivities(deps: Pick<ActivityDeps, 'db' | 'settings' | 'logger' | 'documents' | 'render'>) {
+  const { db, settings, render } = deps;
+  const { registry, store: objectStore, scanner, uploadSlots } = deps.documents;
   const logger = deps.logger.child({ component: 'form-activities' });
-  const registry = new DocumentRegistry({ db, settings, logger });
-  // The worker's own printer and queue (docs/forms.md "Durable intake"); Chromium starts on the first render.
-  const printer = new ChromiumPrinter({ executablePath: settings['render.chromium-path'], timeoutMs: settings['render.timeout-ms'] });
-  const queue = new RenderQueue({ concurrency: settings['render.concurrency'], queueSize: settings['render.queue-size'] });
-  const objectStore = createObjectStore(settings, deps.s3);
-  const scanner = createScanner(settings);
-  const uploadSlots = new UploadSlots(settings['docstore.upload-concurrency']);
   const workflowOf = () => {
     const info = Context.current().info;
     return info.workflowExecution ?? { workflowId: info.activityId, runId: info.activityId };
@@ -63,7 +51,7 @@ export function createFormActivities(deps: ActivityDeps) {
         return await makeSubmissionPdf(
           {
             db,
-            render: { printer, queue },
+            render,
             store: (log) => ({ registry, store: objectStore, scanner, uploadSlots, maxBytes: settings['docstore.max-bytes'], now: () => new Date(), log }),
             log: logger,
           },
@@ -95,7 +83,7 @@ export function createFormActivities(deps: ActivityDeps) {
     },
 
     async closeFormIntake(tenantId: string, instanceId: string): Promise<void> {
-      await closeOutbox(db, FORMS_CAPABILITY, tenantId, instanceId);
+      await closeProcessRow(db, { capability: FORMS_CAPABILITY, tenantId, businessKey: instanceId });
     },
   };
 }

@@ -2,7 +2,7 @@ import { Context } from '@temporalio/activity';
 import type { DefinitionRef } from '../services/forms/outbound-config';
 import { expireDueInstances } from '../services/forms/outbound-expiry';
 import { sendOutboundForm, type SendOutbound, type SentForm } from '../services/forms/outbound-send';
-import type { ActivityDeps } from './deps';
+import type { CoreActivityDeps } from './deps';
 
 export type SendOutboundFormInput = DefinitionRef & {
   tenantId: string;
@@ -13,7 +13,7 @@ export type SendOutboundFormInput = DefinitionRef & {
   context?: Record<string, unknown>;
 };
 
-export function createOutboundFormActivities(deps: ActivityDeps) {
+export function createOutboundFormActivities(deps: CoreActivityDeps) {
   const logger = deps.logger.child({ component: 'outbound-form-activities' });
   return {
     /**

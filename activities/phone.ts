@@ -1,19 +1,12 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { getPhoneCall, type PhoneCallRow } from '../db/queries/phone';
-import { AppError } from '../domain/errors';
+import type { PhoneCallRow } from '../db/queries/phone';
 import type { ReconcilePolicy } from '../domain/phone/call-process';
 import { isTerminal, type CallStatus } from '../domain/phone/call-status';
 import { resolvePhoneActionInputs, type PhoneActionNode } from '../domain/phone/workflow-action';
-import { VapiError } from '../integrations/vapi/client';
-import {
-  applyProviderAnswer,
-  closeCallProcess,
-  openCallProcess,
-  type ProviderAnswer,
-} from '../services/phone/call-events';
+import { closeCallProcess, openCallProcess } from '../services/phone/call-events';
 import { placeOutboundCall } from '../services/phone/placement';
-import { providerClientFor } from '../services/phone/provider';
-import type { ActivityDeps } from './deps';
+import { reconcileCall, type ReconcileOutcome } from '../services/phone/reconcile-call';
+import type { CoreActivityDeps } from './deps';
 import { toActivityFailure } from './failures';
 
 /** Input of the phone workflow action: the node as designed plus the caller's variables. */
@@ -42,13 +35,6 @@ export interface OpenedCallProcess {
   reconcile: ReconcilePolicy;
 }
 
-export interface ReconcileOutcome {
-  /** The call is (now) ENDED or FAILED; the process may close. */
-  terminal: boolean;
-  status: CallStatus | null;
-  answer: 'ended' | 'running' | 'not-found' | 'no-provider-id' | 'provider-error' | 'already-terminal' | 'missing';
-}
-
 const placed = (c: PhoneCallRow): PlacedPhoneCall => ({
   id: c.id,
   status: c.status,
@@ -59,7 +45,7 @@ const placed = (c: PhoneCallRow): PlacedPhoneCall => ({
   phoneNumberId: c.phoneNumberId,
 });
 
-export function createPhoneActivities(deps: ActivityDeps) {
+export function createPhoneActivities(deps: CoreActivityDeps) {
   const { db, settings } = deps;
   const logger = deps.logger.child({ component: 'phone-activities' });
 
@@ -114,34 +100,7 @@ export function createPhoneActivities(deps: ActivityDeps) {
 
     /** No PhoneCallEnded in time: ask the provider and settle from its answer. Never throws on provider trouble. */
     async reconcilePhoneCall(tenantId: string, callId: string, attempt: number): Promise<ReconcileOutcome> {
-      const log = logger.child({ tenantId, callId, attempt });
-      const row = await getPhoneCall(db, tenantId, callId);
-      if (!row) return { terminal: true, status: null, answer: 'missing' };
-      if (isTerminal(row.status)) return { terminal: true, status: row.status, answer: 'already-terminal' };
-      let answer: ProviderAnswer;
-      if (!row.providerCallId) {
-        answer = { kind: 'no-provider-id' };
-      } else {
-        try {
-          const client = await providerClientFor(db, settings, tenantId);
-          answer = { kind: 'call', call: await client.getCall(row.providerCallId) };
-        } catch (err) {
-          if (err instanceof VapiError && err.kind === 'http' && err.status === 404) {
-            answer = { kind: 'not-found' };
-          } else {
-            const reason = err instanceof VapiError || err instanceof AppError ? err.message : 'unexpected error';
-            log.warn({ reason }, 'reconciliation: provider could not be asked; will try again');
-            return { terminal: false, status: row.status, answer: 'provider-error' };
-          }
-        }
-      }
-      const { call } = await applyProviderAnswer(db, tenantId, callId, answer);
-      const status = call?.status ?? row.status;
-      const terminal = isTerminal(status);
-      const label: ReconcileOutcome['answer'] =
-        answer.kind === 'call' ? (terminal ? 'ended' : 'running') : answer.kind;
-      log.info({ answer: label, status }, terminal ? 'reconciliation settled the call' : 'reconciliation: call still running');
-      return { terminal, status, answer: label };
+      return reconcileCall({ db, settings, log: logger }, { tenantId, callId, attempt });
     },
 
     /** Last step: processStatus CLOSED and outbox row CLOSED. */

@@ -1,10 +1,6 @@
 import { Context } from '@temporalio/activity';
-import { createObjectStore } from '../integrations/docstore/object-store';
-import { createScanner } from '../integrations/docstore/scanner';
-import { DocumentRegistry } from '../services/documents/document-registry';
-import { UploadSlots } from '../services/documents/upload-slots';
 import { advanceCeremony, closeCeremony, expireCeremony, remindArmed, type CeremonyState } from '../services/signatures/ceremony-steps';
-import type { SigningDocs } from '../services/signatures/public-signing';
+import type { SigningDocs } from '../services/signatures/campaign-deps';
 import { sealInstance } from '../services/signatures/seal-instance';
 import { startCampaign, type StartCampaign } from '../services/signatures/start-campaign';
 import type { SealState } from '../domain/signatures/instance-states';
@@ -13,14 +9,11 @@ import { toActivityFailure } from './failures';
 
 export type StartSignatureCampaignInput = StartCampaign & { tenantId: string };
 
-export function createSignatureActivities(deps: ActivityDeps) {
+export function createSignatureActivities(deps: Pick<ActivityDeps, 'db' | 'settings' | 'logger' | 'documents' | 'sealPdf'>) {
   const { db, settings } = deps;
+  const { registry, store, scanner, uploadSlots } = deps.documents;
   const logger = deps.logger.child({ component: 'signature-activities' });
   const campaign = { db, settings, logger };
-  const registry = new DocumentRegistry({ db, settings, logger });
-  const store = createObjectStore(settings, deps.s3);
-  const scanner = createScanner(settings);
-  const uploadSlots = new UploadSlots(settings['docstore.upload-concurrency']);
   const docs: SigningDocs = {
     registry,
     store,

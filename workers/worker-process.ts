@@ -2,7 +2,7 @@ import { OpenTelemetryPlugin } from '@temporalio/interceptors-opentelemetry';
 import { DefaultLogger, NativeConnection, Runtime as TemporalRuntime, Worker, type LogLevel } from '@temporalio/worker';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
-import { createActivities } from '../activities/index';
+import { createActivities } from './worker-activities';
 import type { Database } from '../db/client';
 import { OutboxDispatcher, temporalSignaller, temporalStarter } from './dispatcher';
 import { FormEventCorrelator } from './form-event-correlator';

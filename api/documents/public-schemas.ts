@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { EMBED_TOKEN_PATTERN, MAX_EMBED_TOKEN_LENGTH } from '../../domain/forms/embed-token';
 import { EMBED_SESSION, EMBED_SESSION_MAX_LENGTH } from '../../services/forms/embed-attachments';
 import type { DocumentView } from '../../services/documents/document-view';
-import { SCAN_STATUSES } from '../../db/schema/documents';
+import { SCAN_STATUSES } from '../../domain/documents/document-fields';
 import { credential, text } from '../vocabulary';
 import { Status } from './schemas';
 

@@ -6,7 +6,7 @@
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import { DOCUMENT_CAPABILITIES } from '../../db/schema/documents';
+import { DOCUMENT_CAPABILITIES } from '../../domain/documents/document-fields';
 import { AppError } from '../../domain/errors';
 import type { RegistryCaller, ServicePrincipal } from '../../services/documents/registry-caller';
 import type { AppEnv } from '../env';

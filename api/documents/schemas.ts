@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { DOCUMENT_CAPABILITIES, DOCUMENT_KINDS, DOCUMENT_STATUSES, RETENTION_MODES, SCAN_STATUSES } from '../../db/schema/documents';
+import { DOCUMENT_CAPABILITIES, DOCUMENT_KINDS, DOCUMENT_STATUSES, RETENTION_MODES, SCAN_STATUSES } from '../../domain/documents/document-fields';
 import type { DocumentView as RegistryDocumentView } from '../../services/documents/document-view';
 import { int32, int32Param, int64, storable, text } from '../vocabulary';
 

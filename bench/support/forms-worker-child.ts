@@ -9,6 +9,7 @@ import { createFormActivities } from '../../activities/forms';
 import { createDatabase } from '../../db/client';
 import { loadSettings } from '../../workers/config';
 import { startOutboxDelivery, workflowsPath } from '../../workers/worker-process';
+import { createWorkerIntegrations } from '../../workers/worker-integrations';
 
 Runtime.install({ logger: new DefaultLogger('ERROR'), shutdownSignals: [] });
 const settings = loadSettings();
@@ -20,7 +21,7 @@ const worker = await Worker.create({
   connection: native,
   taskQueue: settings['temporal.task-queue'],
   workflowsPath,
-  activities: createFormActivities({ db: database.db, settings, logger }),
+  activities: createFormActivities(createWorkerIntegrations({ db: database.db, settings, logger })),
 });
 const client = new Client({ connection: await Connection.connect({ address }) });
 void worker.run();

@@ -1,21 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { tenants } from './access';
 import { bigint, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-
-export const DOCUMENT_KINDS = ['FORM_ATTACHMENT', 'SIGNATURE_ATTACHMENT', 'FORM_SUBMISSION_PDF', 'GENERIC'] as const;
-export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
-export const DOCUMENT_CAPABILITIES = ['FORMS', 'SIGNATURES', 'EMAIL'] as const;
-export type DocumentCapability = (typeof DOCUMENT_CAPABILITIES)[number];
-export const DOCUMENT_STATUSES = ['PENDING', 'READY', 'QUARANTINED', 'DELETED'] as const;
-export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
-export const RETENTION_MODES = ['GOVERNANCE', 'COMPLIANCE'] as const;
-export type RetentionMode = (typeof RETENTION_MODES)[number];
-/**
- * NOT_SCANNED until bytes are stored; SKIPPED when `docstore.scan=off`; ERROR while a scanner
- * failure keeps the row PENDING for the durable retry; CLEAN or INFECTED once clamd answered.
- */
-export const SCAN_STATUSES = ['NOT_SCANNED', 'SKIPPED', 'CLEAN', 'INFECTED', 'ERROR'] as const;
-export type ScanStatus = (typeof SCAN_STATUSES)[number];
+import { DOCUMENT_CAPABILITIES, DOCUMENT_KINDS, DOCUMENT_STATUSES, RETENTION_MODES, SCAN_STATUSES } from '../../domain/documents/document-fields';
 
 /**
  * The document registry row (spec "Documents"). `storageKey` is tenant-relative

@@ -11,7 +11,7 @@
 //   (a failed upload), so a recorded mark is never withdrawn through a signing token.
 // A principal also needs its tenant's ACTIVE subscription to its capability (as a user does).
 // Refusals are 403: the capability guard's codes where they fit, else `document-out-of-scope`.
-import { DOCUMENT_CAPABILITIES } from '../../db/schema/documents';
+import { DOCUMENT_CAPABILITIES } from '../../domain/documents/document-fields';
 import type { ListSelector } from '../../db/queries/documents';
 import { assertCapabilityAccess, assertSubscribed as assertTenantSubscribed, hasCapabilityAccess } from '../../domain/access/capability-access';
 import { AppError, forbidden } from '../../domain/errors';

@@ -2,7 +2,7 @@
 // snapshot) or a service principal acting without a user: a workflow, the holder of a form's
 // embed token, a signer. The tenant of a principal comes from its token or its workflow, never
 // from request input. What each may do: caller-rules.ts.
-import type { DocumentCapability } from '../../db/schema/documents';
+import type { DocumentCapability } from '../../domain/documents/document-fields';
 import type { CapabilitySnapshot } from '../../domain/access/capability-access';
 
 export interface UserCaller {

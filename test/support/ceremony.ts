@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { PNG_SIGNATURE } from './png';
 import { expect } from 'vitest';
-import { createActivities } from '../../activities/index';
+import { createActivities } from '../../workers/worker-activities';
 import type { Settings } from '../../workers/config';
 import { client, useTestApp, type TestContext, type Who } from './app';
 import { testS3Client } from './documents';

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { createFormActivities } from '../../activities/forms';
 import type { Settings } from '../../domain/settings';
 import { FormEventCorrelator } from '../../workers/form-event-correlator';
+import { createWorkerIntegrations } from '../../workers/worker-integrations';
 import type { TestContext } from './app';
 import { servers } from './servers';
 import { startTestWorker, testDispatcher } from './temporal';
@@ -28,7 +29,7 @@ export async function startFormRail(ctx: TestContext, settings: Partial<Settings
   const address = servers().temporalAddress;
   const native = await NativeConnection.connect({ address });
   const merged = { ...ctx.settings, ...settings };
-  const activities = { ...createFormActivities({ db: ctx.db.db, settings: merged, logger: ctx.deps.logger, s3: ctx.deps.s3 }), ...options.activities?.(merged) };
+  const activities = { ...createFormActivities(createWorkerIntegrations({ db: ctx.db.db, settings: merged, logger: ctx.deps.logger, s3: ctx.deps.s3 })), ...options.activities?.(merged) };
   const worker = await Worker.create({ connection: native, taskQueue, workflowsPath: options.workflowsPath ?? WORKFLOWS, activities });
   const running = worker.run();
   const connection = await Connection.connect({ address });

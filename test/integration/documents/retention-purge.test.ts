@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import type { Client } from '@temporalio/client';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createActivities } from '../../../activities/index';
+import { createActivities } from '../../../workers/worker-activities';
 import type { Settings } from '../../../domain/settings';
 import { ensureSchedule, ensureSchedules, RETENTION_PURGE_SCHEDULE_ID, retentionPurgeSchedule } from '../../../workers/schedules';
 import type { RetentionPurgeReport } from '../../../workflows/retention-purge';

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createActivities } from '../../../activities/index';
+import { createActivities } from '../../../workers/worker-activities';
 import { getOutboxRow } from '../../../db/outbox';
 import { OutboxDispatcher, temporalStarter } from '../../../workers/dispatcher';
 import { INTERNAL_KEY, useTestApp } from '../../support/app';

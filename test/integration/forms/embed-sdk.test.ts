@@ -8,6 +8,7 @@ import { createFormActivities } from '../../../activities/forms';
 import { startServer, type RunningServer } from '../../../api/server';
 import { workflowIdFor } from '../../../db/outbox';
 import type { OutboxDispatcher } from '../../../workers/dispatcher';
+import { createWorkerIntegrations } from '../../../workers/worker-integrations';
 import { launchChromium, serveHostPage, type HostPage } from '../../support/browser';
 import { useTestApp } from '../../support/app';
 import { testS3Client } from '../../support/documents';
@@ -42,7 +43,7 @@ describe('embed SDK and hosted page in Chromium', () => {
   beforeAll(async () => {
     t = await seedFormsTenant(ctx);
     api = await startServer(ctx.deps, 0, '127.0.0.1');
-    worker = await startTestWorker(createFormActivities({ db: ctx.db.db, settings: ctx.settings, logger: ctx.deps.logger, s3: ctx.deps.s3 }));
+    worker = await startTestWorker(createFormActivities(createWorkerIntegrations({ db: ctx.db.db, settings: ctx.settings, logger: ctx.deps.logger, s3: ctx.deps.s3 })));
     dispatcher = testDispatcher(ctx, worker, ['FORMS']);
     browser = await launchChromium(ctx.settings);
   });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFormActivities } from '../../../activities/forms';
 import { getOutboxRow, workflowIdFor } from '../../../db/outbox';
 import type { OutboxDispatcher } from '../../../workers/dispatcher';
+import { createWorkerIntegrations } from '../../../workers/worker-integrations';
 import { client, useTestApp } from '../../support/app';
 import { seedFormsTenant } from '../../support/forms';
 import { EMBED_KEY, publishedForm } from '../../support/intake';
@@ -15,7 +16,7 @@ describe('formIntake process on the real Temporal server', () => {
   let t: Awaited<ReturnType<typeof seedFormsTenant>>;
 
   beforeAll(async () => {
-    worker = await startTestWorker(createFormActivities({ db: ctx.db.db, settings: ctx.settings, logger: ctx.deps.logger }));
+    worker = await startTestWorker(createFormActivities(createWorkerIntegrations({ db: ctx.db.db, settings: ctx.settings, logger: ctx.deps.logger })));
     dispatcher = testDispatcher(ctx, worker, ['FORMS']);
     t = await seedFormsTenant(ctx);
   });

@@ -8,6 +8,7 @@ import { createFormActivities } from '../../../activities/forms';
 import { startServer, type RunningServer } from '../../../api/server';
 import { workflowIdFor } from '../../../db/outbox';
 import type { OutboxDispatcher } from '../../../workers/dispatcher';
+import { createWorkerIntegrations } from '../../../workers/worker-integrations';
 import { useTestApp } from '../../support/app';
 import { launchChromium } from '../../support/browser';
 import { testS3Client } from '../../support/documents';
@@ -29,7 +30,7 @@ describe('hosted respond page in Chromium', () => {
     t = await seedFormsTenant(ctx);
     def = await outboundForm(ctx, t.asOwner);
     api = await startServer(ctx.deps, 0, '127.0.0.1');
-    worker = await startTestWorker(createFormActivities({ db: ctx.db.db, settings: ctx.settings, logger: ctx.deps.logger, s3: ctx.deps.s3 }));
+    worker = await startTestWorker(createFormActivities(createWorkerIntegrations({ db: ctx.db.db, settings: ctx.settings, logger: ctx.deps.logger, s3: ctx.deps.s3 })));
     dispatcher = testDispatcher(ctx, worker, ['FORMS']);
     browser = await launchChromium(ctx.settings);
   });

@@ -7,7 +7,7 @@ import { context, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createActivities } from '../../../activities/index';
+import { createActivities } from '../../../workers/worker-activities';
 import { getOutboxRow, workflowIdFor } from '../../../db/outbox';
 import { startTracing } from '../../../integrations/tracing/tracing';
 import { OutboxDispatcher, temporalStarter } from '../../../workers/dispatcher';

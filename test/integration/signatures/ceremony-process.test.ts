@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSignatureActivities } from '../../../activities/signatures';
 import { workflowIdFor } from '../../../domain/process-contract';
+import { createWorkerIntegrations } from '../../../workers/worker-integrations';
 import { SEAL_ATTEMPTS_PER_RUN, signatureCeremonyStateQuery } from '../../../workflows/signature-ceremony';
 import { client, type Who } from '../../support/app';
 import {
@@ -206,7 +207,7 @@ describe('the signatureCeremony process', () => {
     const temporal = new Client({ connection });
     const native = await NativeConnection.connect({ address: servers().temporalAddress });
     const taskQueue = `tq-campaigner-${randomUUID()}`;
-    const activities = createSignatureActivities({ db: ctx.db.db, settings: ctx.settings, logger: ctx.deps.logger, s3: ctx.deps.s3, sealPdf: world.sealer.sealPdf });
+    const activities = createSignatureActivities(createWorkerIntegrations({ db: ctx.db.db, settings: ctx.settings, logger: ctx.deps.logger, s3: ctx.deps.s3, sealPdf: world.sealer.sealPdf }));
     const worker = await Worker.create({ connection: native, taskQueue, workflowsPath: CAMPAIGNER, activities });
     const run = worker.run();
     try {

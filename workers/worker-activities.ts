@@ -1,0 +1,27 @@
+import { createCalendarActivities } from '../activities/calendars';
+import { createDocumentActivities } from '../activities/documents';
+import { createFormActivities } from '../activities/forms';
+import { createOutboundFormActivities } from '../activities/outbound-forms';
+import { createOutboxActivities } from '../activities/outbox';
+import { createPhoneActivities } from '../activities/phone';
+import { createSignatureActivities } from '../activities/signatures';
+import { createWorkerIntegrations, type WorkerResources } from './worker-integrations';
+
+/**
+ * Every activity the platform worker registers, merged from per-capability factories over one
+ * set of integrations (built here, once per call: call it once per worker process).
+ */
+export function createActivities(resources: WorkerResources) {
+  const deps = createWorkerIntegrations(resources);
+  return {
+    ...createOutboxActivities(deps),
+    ...createDocumentActivities(deps),
+    ...createPhoneActivities(deps),
+    ...createCalendarActivities(deps),
+    ...createFormActivities(deps),
+    ...createOutboundFormActivities(deps),
+    ...createSignatureActivities(deps),
+  };
+}
+
+export type PlatformActivities = ReturnType<typeof createActivities>;
