@@ -12,7 +12,6 @@ import {
   updatePhoneCall,
   type PhoneCallRow,
 } from '../../db/queries/phone';
-import { tenantExists } from '../../db/queries/tenants';
 import { assertSubscribed } from '../../domain/access/capability-access';
 import { AppError, badRequest } from '../../domain/errors';
 import { PHONE_CAPABILITY } from '../../domain/phone/call-process';
@@ -20,6 +19,7 @@ import { isE164 } from '../../domain/phone/e164';
 import type { PhoneActionInputs } from '../../domain/phone/workflow-action';
 import { VapiError } from '../../integrations/vapi/client';
 import type { Settings } from '../../domain/settings';
+import { requireTenant } from '../access/tenants';
 import { enqueueCallProcess } from './call-events';
 import { missingProviderKey, providerClient, resolveProviderKey } from './provider';
 
@@ -165,6 +165,6 @@ export async function placeOutboundCall(deps: PlacementDeps, req: PlacementReque
  * middleware resolved, so an unknown tenant is 404 `tenant-not-found` before anything else.
  */
 export async function placeInternalCall(deps: PlacementDeps, req: PlacementRequest): Promise<PlacementResult> {
-  if (!(await tenantExists(deps.db, req.tenantId))) throw new AppError('tenant-not-found', 'Tenant was not found');
+  await requireTenant(deps.db, { tenantId: req.tenantId });
   return placeOutboundCall(deps, req);
 }
