@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { LAYER_FOLDERS, layerViolations, moduleImports, type SourceFile } from '../../support/layer-rule';
+import { LAYER_FOLDERS, importCycles, layerViolations, moduleImports, queryPlacementViolations, type SourceFile } from '../../support/layer-rule';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -27,7 +27,7 @@ function productionFiles(): SourceFile[] {
 }
 
 const show = (violations: ReturnType<typeof layerViolations>) =>
-  violations.map((v) => `${v.file} imports ${v.imports}: ${v.reason}`);
+  violations.map((v) => `${v.file} ${v.call ? 'calls' : 'imports'} ${v.imports}: ${v.reason}`);
 
 describe('layers', () => {
   const files = productionFiles();
@@ -40,6 +40,14 @@ describe('layers', () => {
 
   it('no production file imports upward', () => {
     expect(show(layerViolations(files, ALLOWED_FOR_NOW))).toEqual([]);
+  });
+
+  it('no SQL outside db/ and no transaction in api/', () => {
+    expect(show(queryPlacementViolations(files))).toEqual([]);
+  });
+
+  it('no import cycle among the production files', () => {
+    expect(importCycles(files)).toEqual([]);
   });
 
   it('every allow-listed violation still exists (remove an entry once its file moved)', () => {
@@ -111,6 +119,64 @@ describe('the layer checker', () => {
     ]);
     expect(check('workers/worker.ts', "import { x } from './embedded';")).toHaveLength(1);
     expect(check('workers/dev.ts', "import { startSeaweed } from './embedded/index';")).toEqual([]);
+  });
+
+  it('keeps api/ off the database at run time, types aside', () => {
+    expect(check('api/access/x.ts', "import { insertAudit } from '../../db/queries/access-audit';")).toEqual([
+      'api/access/x.ts imports ../../db/queries/access-audit: api/ may not import db/ except with `import type`',
+    ]);
+    expect(check('api/x.ts', "import { isTransientConflict } from '../db/errors';")).toHaveLength(1);
+    expect(check('api/x.ts', "import type { Db } from '../db/client';\nimport { type Tx } from '../db/client';")).toHaveLength(1);
+    expect(check('api/x.ts', "import type { Db } from '../db/client';")).toEqual([]);
+    expect(check('services/x/y.ts', "import { insertAudit } from '../../db/queries/access-audit';")).toEqual([]);
+  });
+
+  it('keeps activities thin: no database code and no integration built in them', () => {
+    expect(check('activities/x.ts', "import { closeOutbox } from '../db/outbox';")).toEqual([
+      'activities/x.ts imports ../db/outbox: activities/ may not import db/ except with `import type`',
+    ]);
+    expect(check('activities/x.ts', "import { createScanner } from '../integrations/docstore/scanner';")).toHaveLength(1);
+    expect(check('activities/x.ts', "import type { Scanner } from '../integrations/docstore/scanner';\nimport type { Db } from '../db/client';")).toEqual([]);
+    expect(check('activities/x.ts', "import { rescanDocument } from '../services/documents/rescan-document';")).toEqual([]);
+  });
+
+  it('refuses the places SQL may not be written: drizzle-orm, db/schema, a transaction in api/', () => {
+    const placement = (path: string, text: string) => show(queryPlacementViolations([{ path, text }]));
+    expect(placement('services/forms/x.ts', "import { and, eq } from 'drizzle-orm';")).toEqual([
+      'services/forms/x.ts imports drizzle-orm: services/ may not build queries: use a db/queries/ function',
+    ]);
+    expect(placement('activities/x.ts', "import { sql } from 'drizzle-orm/sql';")).toHaveLength(1);
+    expect(placement('services/forms/x.ts', "import { formInstances } from '../../db/schema/forms';")).toEqual([
+      'services/forms/x.ts imports ../../db/schema/forms: services/ may not load table definitions: use a db/queries/ function',
+    ]);
+    expect(placement('workflows/x.ts', "const s = await import('../db/schema/outbox');")).toHaveLength(1);
+    expect(placement('services/forms/x.ts', "import type { formInstances } from '../../db/schema/forms';\nimport type { SQL } from 'drizzle-orm';")).toEqual([]);
+    expect(placement('api/access/x.ts', 'const row = await deps.db.transaction(async (tx) => insert(tx));')).toEqual([
+      'api/access/x.ts calls .transaction() at line 1: api/ may not open a transaction: a service owns it',
+    ]);
+    expect(placement('api/access/x.ts', "// never db.transaction( here\nconst s = 'db.transaction(';")).toEqual([]);
+    expect(placement('services/access/x.ts', 'await db.transaction(async (tx) => insert(tx));')).toEqual([]);
+    expect(placement('db/queries/x.ts', "import { eq } from 'drizzle-orm';\nimport { t } from '../schema/forms';")).toEqual([]);
+    expect(placement('workers/x.ts', "import { sql } from 'drizzle-orm';")).toEqual([]);
+  });
+
+  it('finds import cycles, type-only imports included, whatever the specifier form', () => {
+    const files = [
+      { path: 'domain/a.ts', text: "import { b } from './b.js';" },
+      { path: 'domain/b.ts', text: "export { c } from './c';" },
+      { path: 'domain/c.ts', text: "import { a } from './a';" },
+      { path: 'domain/d.ts', text: "import type { e } from './e';" },
+      { path: 'domain/e.ts', text: "export type { d } from './d';" },
+      { path: 'domain/f/index.ts', text: "import { g } from '../g';" },
+      { path: 'domain/g.ts', text: "import { f } from './f';" },
+      { path: 'domain/h.ts', text: "import { a } from './a';\nimport { x } from 'zod';" },
+    ];
+    expect(importCycles(files)).toEqual([
+      ['domain/a.ts', 'domain/b.ts', 'domain/c.ts'],
+      ['domain/d.ts', 'domain/e.ts'],
+      ['domain/f/index.ts', 'domain/g.ts'],
+    ]);
+    expect(importCycles(files.filter((f) => !/\/(c|e|g)\.ts$/.test(f.path)))).toEqual([]);
   });
 
   it('refuses imports that leave the production folders', () => {
