@@ -5,6 +5,7 @@ import type { SealPdf } from '../domain/signatures/seal-contract';
 import type { PdfPrinter } from '../integrations/chromium/printer';
 import type { DocumentObjectStore } from '../integrations/docstore/object-store';
 import type { Scanner } from '../integrations/docstore/scanner';
+import type { Mailer } from '../integrations/mail/mailer';
 import type { DocumentRegistry } from '../services/documents/document-registry';
 import type { UploadSlots } from '../services/documents/upload-slots';
 import type { RenderQueue } from '../services/forms/render-queue';
@@ -30,6 +31,8 @@ export interface ActivityDeps {
   documents: WorkerDocuments;
   /** Forms: the worker's own Chromium printer (started on the first render) and render queue. */
   render: { printer: PdfPrinter; queue: RenderQueue };
+  /** Outbound forms and signatures: the worker's one mailer (links, codes, reminders). */
+  mailer: Mailer;
   /** Signatures: draws, signs and timestamps a completed campaign's PDF; absent, seals are FAILED and retried. */
   sealPdf?: SealPdf;
 }

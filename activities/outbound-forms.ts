@@ -2,7 +2,7 @@ import { Context } from '@temporalio/activity';
 import type { DefinitionRef } from '../services/forms/outbound-config';
 import { expireDueInstances } from '../services/forms/outbound-expiry';
 import { sendOutboundForm, type SendOutbound, type SentForm } from '../services/forms/outbound-send';
-import type { CoreActivityDeps } from './deps';
+import type { ActivityDeps } from './deps';
 
 export type SendOutboundFormInput = DefinitionRef & {
   tenantId: string;
@@ -13,7 +13,7 @@ export type SendOutboundFormInput = DefinitionRef & {
   context?: Record<string, unknown>;
 };
 
-export function createOutboundFormActivities(deps: CoreActivityDeps) {
+export function createOutboundFormActivities(deps: Pick<ActivityDeps, 'db' | 'settings' | 'logger' | 'mailer'>) {
   const logger = deps.logger.child({ component: 'outbound-form-activities' });
   return {
     /**
@@ -26,7 +26,7 @@ export function createOutboundFormActivities(deps: CoreActivityDeps) {
       const { workflowId, runId } = info.workflowExecution!;
       const { tenantId, recipient, prefill, expiresAt, context, ...ref } = input;
       return sendOutboundForm(
-        { db: deps.db, settings: deps.settings, logger },
+        { db: deps.db, settings: deps.settings, mailer: deps.mailer, logger },
         { tenantId, userId: `workflow:${workflowId}` },
         ref as DefinitionRef,
         { recipient, prefill, context, expiresAt: expiresAt ? new Date(expiresAt) : undefined },

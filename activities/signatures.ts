@@ -9,11 +9,11 @@ import { toActivityFailure } from './failures';
 
 export type StartSignatureCampaignInput = StartCampaign & { tenantId: string };
 
-export function createSignatureActivities(deps: Pick<ActivityDeps, 'db' | 'settings' | 'logger' | 'documents' | 'sealPdf'>) {
-  const { db, settings } = deps;
+export function createSignatureActivities(deps: Pick<ActivityDeps, 'db' | 'settings' | 'logger' | 'documents' | 'mailer' | 'sealPdf'>) {
+  const { db, settings, mailer } = deps;
   const { registry, store, scanner, uploadSlots } = deps.documents;
   const logger = deps.logger.child({ component: 'signature-activities' });
-  const campaign = { db, settings, logger };
+  const campaign = { db, settings, mailer, logger };
   const docs: SigningDocs = {
     registry,
     store,

@@ -5,6 +5,7 @@ import type { Db } from '../db/client';
 import type { Settings } from '../domain/settings';
 import type { PhoneToolRegistry } from './phone/tools';
 import type { PdfPrinter } from '../integrations/chromium/printer';
+import type { Mailer } from '../integrations/mail/mailer';
 
 /** A named readiness probe: resolves when the part answers, rejects (or times out) otherwise. */
 export type ReadinessCheck = () => Promise<void>;
@@ -15,6 +16,8 @@ export interface AppDeps {
   settings: Settings;
   logger: Logger;
   s3?: S3Client;
+  /** The node's one mailer (outbound form links, recipient and signer codes, signing links). */
+  mailer: Mailer;
   readiness: Record<string, ReadinessCheck>;
   clock?: () => Date;
   /** Caller snapshots per node; absent means every request asks PostgreSQL. */

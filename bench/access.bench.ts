@@ -4,6 +4,7 @@ import { Hono } from 'hono';
 import pino from 'pino';
 import { createApp } from '../api/app';
 import { createDatabase } from '../db/client';
+import { mailerFor } from '../integrations/mail/mailer';
 import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { createListeningAccessCache } from '../workers/access-cache-listener';
@@ -26,8 +27,8 @@ const logger = pino({ level: 'error' }, pino.destination(2));
 // Two API stacks in one server: as deployed (snapshot cache with NOTIFY invalidation, the
 // default), and with the cache off (a PostgreSQL round trip per request), under /nocache.
 const access = await createListeningAccessCache(database.sql, settings['access.cache-ttl-ms'], logger);
-const app = createApp({ db: database.db, settings, logger, readiness: {}, accessCache: access.cache });
-const uncached = createApp({ db: database.db, settings, logger, readiness: {} });
+const app = createApp({ db: database.db, settings, logger, mailer: mailerFor(settings), readiness: {}, accessCache: access.cache });
+const uncached = createApp({ db: database.db, settings, logger, mailer: mailerFor(settings), readiness: {} });
 const outer = new Hono();
 outer.get('/bench/bare', (c) => c.json({ PHONE: 'read-write' }));
 outer.mount('/nocache', uncached.fetch);

@@ -30,6 +30,7 @@ import pino from 'pino';
 import { createApp } from '../api/app';
 import { createDatabase } from '../db/client';
 import { workflowIdFor } from '../db/outbox';
+import { mailerFor } from '../integrations/mail/mailer';
 import { bootstrapAccess } from '../workers/bootstrap';
 import { loadSettings } from '../workers/config';
 import { startBenchDatabase, startBenchTemporal } from './support/servers';
@@ -56,7 +57,7 @@ const connection = await Connection.connect({ address: temporalAddress });
 const client = new Client({ connection });
 
 await bootstrapAccess(database.db, settings);
-const app = createApp({ db: database.db, settings, logger: pino({ level: 'error' }), readiness: {} });
+const app = createApp({ db: database.db, settings, logger: pino({ level: 'error' }), mailer: mailerFor(settings), readiness: {} });
 const call = async (method: string, path: string, body?: unknown, user: string | null = 'owner'): Promise<any> => {
   const res = await app.request(path, {
     method,

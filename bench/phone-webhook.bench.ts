@@ -18,6 +18,7 @@ import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { startServer } from '../api/server';
 import { createDatabase } from '../db/client';
+import { mailerFor } from '../integrations/mail/mailer';
 import { endOfCallReport, statusUpdate } from '../test/stand-ins/vapi/messages';
 import { loadSettings } from '../workers/config';
 import { runLoad, type LoadResult } from './support/load';
@@ -89,7 +90,7 @@ try {
   await seed(bench.url);
   const settings = loadSettings({}, { 'log.level': 'silent' });
   const database = createDatabase(bench.url, { max: settings['database.pool-size'] });
-  const server = await startServer({ db: database.db, settings, logger: pino({ level: 'silent' }), readiness: {} }, 0, '127.0.0.1');
+  const server = await startServer({ db: database.db, settings, logger: pino({ level: 'silent' }), mailer: mailerFor(settings), readiness: {} }, 0, '127.0.0.1');
   const base = `http://127.0.0.1:${server.port}`;
   const webhook = `${base}/api/public/phone/webhook`;
   try {

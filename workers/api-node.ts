@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { startServer } from '../api/server';
 import { ChromiumPrinter } from '../integrations/chromium/printer';
+import { mailerFor } from '../integrations/mail/mailer';
 import { createListeningAccessCache } from './access-cache-listener';
 import { bootstrapAccess } from './bootstrap';
 import { startMetricsServer } from './metrics-server';
@@ -22,6 +23,7 @@ export async function startApiNode(settings: Settings, runtime: Runtime, logger:
       settings,
       logger,
       s3: runtime.s3,
+      mailer: mailerFor(settings),
       readiness: runtime.readiness,
       accessCache: access.cache,
       pdfPrinter,

@@ -1,6 +1,7 @@
 // The worker's composition root for its activities: every integration an activity uses is built
 // here, once per worker process, and handed to the activity factories. One worker therefore holds
-// one upload pool, one Chromium printer and render queue, one registry, object store and scanner.
+// one upload pool, one Chromium printer and render queue, one registry, object store and scanner,
+// one mailer.
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { Logger } from 'pino';
 import type { ActivityDeps } from '../activities/deps';
@@ -10,6 +11,7 @@ import type { SealPdf } from '../domain/signatures/seal-contract';
 import { ChromiumPrinter } from '../integrations/chromium/printer';
 import { createObjectStore } from '../integrations/docstore/object-store';
 import { createScanner } from '../integrations/docstore/scanner';
+import { mailerFor } from '../integrations/mail/mailer';
 import { DocumentRegistry } from '../services/documents/document-registry';
 import { UploadSlots } from '../services/documents/upload-slots';
 import { RenderQueue } from '../services/forms/render-queue';
@@ -43,6 +45,7 @@ export function createWorkerIntegrations(resources: WorkerResources): ActivityDe
       printer: new ChromiumPrinter({ executablePath: settings['render.chromium-path'], timeoutMs: settings['render.timeout-ms'] }),
       queue: new RenderQueue({ concurrency: settings['render.concurrency'], queueSize: settings['render.queue-size'] }),
     },
+    mailer: mailerFor(settings),
     sealPdf: resources.sealPdf,
   };
 }

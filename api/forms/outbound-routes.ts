@@ -49,8 +49,9 @@ export function outboundRoutes() {
     }),
     async (c) => {
       const { deps, actor } = actorOf(c);
+      const { mailer, logger } = c.get('deps');
       const body = c.req.valid('json');
-      const sent = await sendOutboundForm({ ...deps, logger: c.get('deps').logger }, actor, { definitionId: c.req.valid('param').id }, {
+      const sent = await sendOutboundForm({ ...deps, mailer, logger }, actor, { definitionId: c.req.valid('param').id }, {
         ...body,
         expiresAt: body.expiresAt ? new Date(body.expiresAt) : undefined,
       });

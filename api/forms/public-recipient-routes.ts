@@ -20,8 +20,8 @@ const bounded = raises(
 );
 
 const recipientDeps = (c: Context<AppEnv>) => {
-  const { db, settings, clock, logger } = c.get('deps');
-  return { db, settings, clock, logger };
+  const { db, settings, mailer, clock, logger } = c.get('deps');
+  return { db, settings, mailer, clock, logger };
 };
 
 const bearer = (header: string | undefined) => {

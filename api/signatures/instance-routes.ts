@@ -22,7 +22,7 @@ const InstancePath = z.object({ id: uuidParam() });
 
 const campaignDeps = (c: Context<AppEnv>) => {
   const { deps, actor } = actorOf(c);
-  return { deps: { ...deps, logger: c.get('log') }, actor };
+  return { deps: { ...deps, mailer: c.get('deps').mailer, logger: c.get('log') }, actor };
 };
 
 const START_ERRORS =

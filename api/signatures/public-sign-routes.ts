@@ -25,8 +25,8 @@ const bounded = raises(
 );
 
 const signingDeps = (c: Context<AppEnv>) => {
-  const { db, settings, clock } = c.get('deps');
-  return { db, settings, clock, logger: c.get('log') };
+  const { db, settings, mailer, clock } = c.get('deps');
+  return { db, settings, mailer, clock, logger: c.get('log') };
 };
 
 const docsOf = (c: Context<AppEnv>, rt: DocumentsRuntime): SigningDocs => ({

@@ -4,6 +4,7 @@
 import pino from 'pino';
 import { startServer } from '../../api/server';
 import { createDatabase } from '../../db/client';
+import { mailerFor } from '../../integrations/mail/mailer';
 import { loadSettings } from '../../workers/config';
 import { createS3Client } from '../../workers/runtime';
 
@@ -15,7 +16,7 @@ const s3 = createS3Client(settings, {
   secretAccessKey: settings['s3.secret-access-key'] ?? '',
 });
 const server = await startServer(
-  { db: database.db, settings, logger: pino({ level: 'silent' }), s3, readiness: {} },
+  { db: database.db, settings, logger: pino({ level: 'silent' }), s3, mailer: mailerFor(settings), readiness: {} },
   0,
   '127.0.0.1',
 );

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { createApp } from '../../api/app';
 import { createDatabase } from '../../db/client';
+import { mailerFor } from '../../integrations/mail/mailer';
 import { startTracing } from '../../integrations/tracing/tracing';
 import { createListeningAccessCache } from '../../workers/access-cache-listener';
 import { loadSettings } from '../../workers/config';
@@ -20,10 +21,10 @@ if (mode === 'tracing') startTracing({ serviceName: 'bench', endpoint: process.e
 const logger = pino({ level: 'error' });
 const access = await createListeningAccessCache(database.sql, settings['access.cache-ttl-ms'], logger);
 const metrics = await startMetricsServer(settings, { database }, logger);
-const app = createApp({ db: database.db, settings, logger, readiness: {}, accessCache: access.cache });
+const app = createApp({ db: database.db, settings, logger, mailer: mailerFor(settings), readiness: {}, accessCache: access.cache });
 // The same stack without the access cache (a PostgreSQL round trip per request) under /nocache,
 // found by a string search so the cached route pays no routing layer for it.
-const uncached = new Hono().mount('/nocache', createApp({ db: database.db, settings, logger, readiness: {} }).fetch);
+const uncached = new Hono().mount('/nocache', createApp({ db: database.db, settings, logger, mailer: mailerFor(settings), readiness: {} }).fetch);
 const fetch = (req: Request, env: unknown) => (req.url.includes('/nocache/') ? uncached.fetch(req, env) : app.fetch(req, env));
 const server = serve({ fetch, port: 0, hostname: '127.0.0.1' });
 await new Promise((r) => server.once('listening', r));

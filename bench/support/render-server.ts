@@ -5,6 +5,7 @@ import pino from 'pino';
 import { startServer } from '../../api/server';
 import { createDatabase } from '../../db/client';
 import { ChromiumPrinter } from '../../integrations/chromium/printer';
+import { mailerFor } from '../../integrations/mail/mailer';
 import { loadSettings } from '../../workers/config';
 import { createS3Client } from '../../workers/runtime';
 
@@ -16,7 +17,7 @@ const s3 = createS3Client(settings, {
   secretAccessKey: settings['s3.secret-access-key'] ?? '',
 });
 const pdfPrinter = new ChromiumPrinter({ executablePath: settings['render.chromium-path'], timeoutMs: settings['render.timeout-ms'] });
-const server = await startServer({ db: database.db, settings, logger: pino({ level: 'silent' }), s3, readiness: {}, pdfPrinter }, 0, '127.0.0.1');
+const server = await startServer({ db: database.db, settings, logger: pino({ level: 'silent' }), s3, mailer: mailerFor(settings), readiness: {}, pdfPrinter }, 0, '127.0.0.1');
 process.on('disconnect', async () => {
   await server.close();
   await pdfPrinter.close();

@@ -1,5 +1,6 @@
-// Outgoing e-mail over SMTP (nodemailer). One transport per SMTP URL, without a pool: each message
-// opens its own connection, so nothing stays open to be closed at shutdown.
+// Outgoing e-mail over SMTP (nodemailer). Built once per process by its composition root; the
+// mailer holds one transport, without a pool: each message opens its own connection, so nothing
+// stays open to be closed at shutdown.
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Settings } from '../../domain/settings';
 
@@ -20,35 +21,30 @@ export class MailNotConfiguredError extends Error {
   }
 }
 
-const transports = new Map<string, Transporter>();
-
-function transportFor(url: string, timeoutMs: number): Transporter {
-  const key = `${timeoutMs} ${url}`;
-  let transport = transports.get(key);
-  if (!transport) {
-    const parsed = new URL(url);
-    transport = nodemailer.createTransport({
-      host: parsed.hostname,
-      port: parsed.port ? Number(parsed.port) : undefined,
-      secure: parsed.protocol === 'smtps:',
-      auth: parsed.username ? { user: decodeURIComponent(parsed.username), pass: decodeURIComponent(parsed.password) } : undefined,
-      connectionTimeout: timeoutMs,
-      greetingTimeout: timeoutMs,
-      socketTimeout: timeoutMs,
-    });
-    transports.set(key, transport);
-  }
-  return transport;
+function createTransport(url: string, timeoutMs: number): Transporter {
+  const parsed = new URL(url);
+  return nodemailer.createTransport({
+    host: parsed.hostname,
+    port: parsed.port ? Number(parsed.port) : undefined,
+    secure: parsed.protocol === 'smtps:',
+    auth: parsed.username ? { user: decodeURIComponent(parsed.username), pass: decodeURIComponent(parsed.password) } : undefined,
+    connectionTimeout: timeoutMs,
+    greetingTimeout: timeoutMs,
+    socketTimeout: timeoutMs,
+  });
 }
 
 /** The mailer the settings describe; with `mail.smtp-url` unset every send fails with MailNotConfiguredError. */
 export function mailerFor(settings: Settings): Mailer {
   const url = settings['mail.smtp-url'];
   const from = settings['mail.from'];
+  // Built on the first send, so a URL nodemailer cannot use fails that delivery, never the start-up.
+  let transport: Transporter | undefined;
   return {
     async send(message) {
       if (!url) throw new MailNotConfiguredError();
-      await transportFor(url, settings['mail.timeout-ms']).sendMail({
+      transport ??= createTransport(url, settings['mail.timeout-ms']);
+      await transport.sendMail({
         from,
         to: message.to.name ? { name: message.to.name, address: message.to.address } : message.to.address,
         subject: message.subject,

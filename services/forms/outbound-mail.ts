@@ -2,12 +2,17 @@
 // best effort (spec rule 6): a failure is answered to the caller, never thrown. Log lines carry the
 // instance id and an error code only: the address and name are personal data.
 import type { Logger } from 'pino';
-import { mailerFor, type MailMessage } from '../../integrations/mail/mailer';
-import type { Settings } from '../../domain/settings';
+import type { MailMessage, Mailer } from '../../integrations/mail/mailer';
 
 export interface Recipient {
   email: string;
   name?: string;
+}
+
+/** What sending takes: the process's one mailer (built by its composition root) and a logger. */
+export interface MailDeps {
+  mailer: Mailer;
+  logger?: Logger;
 }
 
 export type Delivery = { status: 'SENT'; at: string } | { status: 'FAILED'; at: string; error: string };
@@ -20,10 +25,10 @@ export const reasonOf = (err: unknown): string => {
 };
 
 /** Sends one message best effort: the outcome, never a throw; logs the id and an error code only. */
-export async function deliver(deps: { settings: Settings; logger?: Logger }, instanceId: string, message: MailMessage, what: string): Promise<Delivery> {
+export async function deliver(deps: MailDeps, instanceId: string, message: MailMessage, what: string): Promise<Delivery> {
   const at = new Date().toISOString();
   try {
-    await mailerFor(deps.settings).send(message);
+    await deps.mailer.send(message);
     return { status: 'SENT', at };
   } catch (err) {
     const error = reasonOf(err);
@@ -34,7 +39,7 @@ export async function deliver(deps: { settings: Settings; logger?: Logger }, ins
 
 const greeting = (to: Recipient) => (to.name ? `Hello ${to.name},` : 'Hello,');
 
-export const deliverLink = (deps: { settings: Settings; logger?: Logger }, p: { instanceId: string; to: Recipient; title: string; link: string; expiresAt: Date }) =>
+export const deliverLink = (deps: MailDeps, p: { instanceId: string; to: Recipient; title: string; link: string; expiresAt: Date }) =>
   deliver(
     deps,
     p.instanceId,
@@ -53,7 +58,7 @@ export const deliverLink = (deps: { settings: Settings; logger?: Logger }, p: { 
     'form link',
   );
 
-export const deliverCode = (deps: { settings: Settings; logger?: Logger }, p: { instanceId: string; to: Recipient; title: string; code: string; ttlMinutes: number }) =>
+export const deliverCode = (deps: MailDeps, p: { instanceId: string; to: Recipient; title: string; code: string; ttlMinutes: number }) =>
   deliver(
     deps,
     p.instanceId,

@@ -2,7 +2,6 @@
 // recipient; the link is e-mailed after the commit, best effort (rule 6), and the delivery's
 // outcome is recorded in the instance's recipient map (`deliveryStatus`, `deliveredAt`,
 // `deliveryError`), which is personal data and never logged.
-import type { Logger } from 'pino';
 import { findSentFormInstance, insertFormInstance, mergeFormInstanceRecipient, type FormInstanceRow } from '../../db/queries/form-instances';
 import { AppError } from '../../domain/errors';
 import { repairFormSchema } from '../../domain/forms/schema-repair';
@@ -10,11 +9,11 @@ import { WAITING_WORKFLOW_KEY } from '../../domain/forms/instance-events';
 import { prefillIssues } from '../../domain/forms/outbound-roles';
 import type { Actor, DefinitionDeps } from '../definitions/capability';
 import { formDefinitionCapability as cap } from './form-definitions';
-import { deliverLink, type Delivery, type Recipient } from './outbound-mail';
+import { deliverLink, type Delivery, type MailDeps, type Recipient } from './outbound-mail';
 import { outboundDefinition, type DefinitionRef } from './outbound-config';
 import { newInstanceToken } from './submit-instance';
 
-export type OutboundDeps = DefinitionDeps & { logger?: Logger };
+export type OutboundDeps = DefinitionDeps & MailDeps;
 
 export interface SendOutbound {
   recipient: Recipient;

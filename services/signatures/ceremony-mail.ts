@@ -1,16 +1,12 @@
 // The ceremony's e-mails: the signing link (when a recipient is armed), reminders, and the
 // EMAIL_OTP code. Best effort through the forms' mailer (never a failed caller); log lines carry
 // ids and error codes only.
-import type { Logger } from 'pino';
-import type { Settings } from '../../domain/settings';
-import { deliver, type Delivery } from '../forms/outbound-mail';
+import { deliver, type Delivery, type MailDeps } from '../forms/outbound-mail';
 
 interface To {
   email: string;
   name: string;
 }
-
-type MailDeps = { settings: Settings; logger?: Logger };
 
 export const deliverSigningLink = (deps: MailDeps, p: { instanceId: string; to: To; title: string; link: string; reminder: boolean }): Promise<Delivery> =>
   deliver(

@@ -2,6 +2,7 @@ import pino from 'pino';
 import { afterAll, beforeAll } from 'vitest';
 import { createApp } from '../../api/app';
 import type { AppDeps } from '../../api/deps';
+import { mailerFor } from '../../integrations/mail/mailer';
 import { createListeningAccessCache } from '../../workers/access-cache-listener';
 import { bootstrapAccess } from '../../workers/bootstrap';
 import { loadSettings, type Settings } from '../../workers/config';
@@ -48,6 +49,8 @@ export function useTestApp(overrides: Partial<Settings> & { deps?: Partial<AppDe
       settings: ctx.settings,
       // Into the suite log, which test/log-scan searches for personal data after the run.
       logger: suiteLogger(),
+      // Built from the suite's settings, so mail goes to the SMTP catcher they name.
+      mailer: mailerFor(ctx.settings),
       readiness: {},
       accessCache: access.cache,
       ...extraDeps,

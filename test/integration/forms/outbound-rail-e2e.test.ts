@@ -10,6 +10,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOutboundFormActivities } from '../../../activities/outbound-forms';
 import { workflowIdFor } from '../../../db/outbox';
+import { mailerFor } from '../../../integrations/mail/mailer';
 import { client, useTestApp } from '../../support/app';
 import { startFormRail } from '../../support/form-rail';
 import { seedFormsTenant } from '../../support/forms';
@@ -27,7 +28,7 @@ describe('outbound form, recipient and event rail end to end', () => {
   beforeAll(async () => {
     rail = await startFormRail(ctx, {}, {
       workflowsPath: WORKFLOWS,
-      activities: (settings) => createOutboundFormActivities({ db: ctx.db.db, settings, logger: pino({ level: 'silent' }) }),
+      activities: (settings) => createOutboundFormActivities({ db: ctx.db.db, settings, mailer: mailerFor(settings), logger: pino({ level: 'silent' }) }),
     });
     t = await seedFormsTenant(ctx);
     def = await outboundForm(ctx, t.asOwner);

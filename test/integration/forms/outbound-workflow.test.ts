@@ -34,7 +34,7 @@ describe('outbound forms from workflows, and the expiry sweep', () => {
   let def: { id: string; code: string };
 
   beforeAll(async () => {
-    const activities = createOutboundFormActivities({ db: ctx.db.db, settings: ctx.settings, logger: pino({ level: 'silent' }) });
+    const activities = createOutboundFormActivities({ db: ctx.db.db, settings: ctx.settings, mailer: ctx.deps.mailer, logger: pino({ level: 'silent' }) });
     platform = await startTestWorker(activities);
     connection = await Connection.connect({ address: servers().temporalAddress });
     temporal = new Client({ connection });

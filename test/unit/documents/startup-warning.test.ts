@@ -3,12 +3,13 @@ import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../../../db/client';
 import { documentRoutes } from '../../../api/documents/routes';
+import type { Mailer } from '../../../integrations/mail/mailer';
 import { loadSettings } from '../../../workers/config';
 
 const build = (scan: 'off' | 'clamav') => {
   const lines: string[] = [];
   const logger = pino({ level: 'info' }, new Writable({ write: (c, _e, done) => (lines.push(String(c)), done()) }));
-  documentRoutes({ db: {} as Db, settings: loadSettings({}, { 'docstore.scan': scan }), logger, readiness: {} });
+  documentRoutes({ db: {} as Db, settings: loadSettings({}, { 'docstore.scan': scan }), logger, mailer: {} as Mailer, readiness: {} });
   return lines;
 };
 

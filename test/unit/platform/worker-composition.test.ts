@@ -1,7 +1,8 @@
 // The worker's composition root builds each integration once per worker process and every activity
 // factory gets those same instances: one upload pool, one printer and render queue, one registry,
-// object store and scanner per worker. Every constructor is wrapped to count what it builds, and
-// the document, form and signature factories to see what they were given; nothing connects.
+// object store and scanner, one mailer per worker. Every constructor is wrapped to count what it
+// builds, and the document, form, outbound-form and signature factories to see what they were
+// given; nothing connects.
 import { S3Client } from '@aws-sdk/client-s3';
 import pino from 'pino';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -27,6 +28,10 @@ vi.mock('../../../integrations/docstore/object-store', async (load) => {
 vi.mock('../../../integrations/docstore/scanner', async (load) => {
   const real = await load<typeof import('../../../integrations/docstore/scanner')>();
   return { ...real, createScanner: (...a: Parameters<typeof real.createScanner>) => record('scanner', real.createScanner(...a)) };
+});
+vi.mock('../../../integrations/mail/mailer', async (load) => {
+  const real = await load<typeof import('../../../integrations/mail/mailer')>();
+  return { ...real, mailerFor: (...a: Parameters<typeof real.mailerFor>) => record('mailer', real.mailerFor(...a)) };
 });
 vi.mock('../../../services/documents/document-registry', async (load) => {
   const real = await load<typeof import('../../../services/documents/document-registry')>();
@@ -78,12 +83,19 @@ vi.mock('../../../activities/forms', async (load) => {
   const real = await load<typeof import('../../../activities/forms')>();
   return { ...real, createFormActivities: (deps: Parameters<typeof real.createFormActivities>[0]) => (given('forms', deps), real.createFormActivities(deps)) };
 });
+vi.mock('../../../activities/outbound-forms', async (load) => {
+  const real = await load<typeof import('../../../activities/outbound-forms')>();
+  return {
+    ...real,
+    createOutboundFormActivities: (deps: Parameters<typeof real.createOutboundFormActivities>[0]) => (given('outboundForms', deps), real.createOutboundFormActivities(deps)),
+  };
+});
 vi.mock('../../../activities/signatures', async (load) => {
   const real = await load<typeof import('../../../activities/signatures')>();
   return { ...real, createSignatureActivities: (deps: Parameters<typeof real.createSignatureActivities>[0]) => (given('signatures', deps), real.createSignatureActivities(deps)) };
 });
 
-const INTEGRATIONS = ['objectStore', 'scanner', 'registry', 'uploadSlots', 'printer', 'renderQueue'];
+const INTEGRATIONS = ['objectStore', 'scanner', 'registry', 'uploadSlots', 'printer', 'renderQueue', 'mailer'];
 
 /** One worker process's activities, from test settings; the database and S3 clients are never used. */
 function workerActivities() {
@@ -119,6 +131,14 @@ describe('the worker composition root', () => {
     }
     expect(seen.given.forms![0]!.render!.printer).toBe(seen.built.printer![0]);
     expect(seen.given.forms![0]!.render!.queue).toBe(seen.built.renderQueue![0]);
+  });
+
+  it('hands the outbound-form and signature activities (the ones that send mail) the same mailer', () => {
+    workerActivities();
+    for (const name of ['outboundForms', 'signatures']) {
+      expect(seen.given[name], name).toHaveLength(1);
+      expect(seen.given[name]![0]!.mailer, name).toBe(seen.built.mailer![0]);
+    }
   });
 
   it('builds a second set for a second worker process only', () => {
