@@ -6,7 +6,7 @@ import { getDefinition, getDefinitionByCode, listDefinitions } from '../../servi
 import { purgeDefinition } from '../../services/definitions/purge';
 import { renameDefinition } from '../../services/definitions/rename';
 import { deleteDefinition } from '../../services/definitions/retirement';
-import { decodeCursor, encodeCursor } from '../../services/documents/list-cursor';
+import { decodeKeysetCursor, encodeKeysetCursor } from '../../domain/keyset-cursor';
 import { createRouter, jsonBody, jsonContent, noContent, problemResponses } from '../openapi';
 import { actorOf, answer } from './context';
 import { definitionGuards } from './guards';
@@ -65,11 +65,11 @@ export function definitionCrudRoutes<D extends DefinitionsTable, C extends z.Zod
       const q = c.req.valid('query');
       const rows = await listDefinitions(deps, cap, actor, {
         status: q.status,
-        before: q.cursor ? decodeCursor(q.cursor) : null,
+        before: q.cursor ? decodeKeysetCursor(q.cursor) : null,
         limit: q.limit,
       });
       const last = rows.length === q.limit ? rows[rows.length - 1] : undefined;
-      return answer(c, { items: rows.map(views.summary), nextCursor: last ? encodeCursor(last.createdAt, last.id) : null }, 200);
+      return answer(c, { items: rows.map(views.summary), nextCursor: last ? encodeKeysetCursor({ createdAt: last.cursorAt, id: last.id }) : null }, 200);
     },
   );
 

@@ -2,7 +2,7 @@
 // /{id}/submit; cancel named without a path). FORMS guard: reads need `read`, writes `read-write`.
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { decodeCursor, encodeCursor } from '../../services/documents/list-cursor';
+import { decodeKeysetCursor, encodeKeysetCursor } from '../../domain/keyset-cursor';
 import {
   cancelInstance,
   createInstance,
@@ -81,13 +81,13 @@ export function instanceRoutes() {
       const rows = await listInstances(deps, actor, {
         definitionCode: q.definitionCode,
         state: q.state,
-        before: q.cursor ? decodeCursor(q.cursor) : null,
+        before: q.cursor ? decodeKeysetCursor(q.cursor) : null,
         limit: q.limit,
       });
       const last = rows.length === q.limit ? rows[rows.length - 1] : undefined;
       const pdfs = await submissionPdfs(deps.db, rows);
       const items = rows.map((r) => ({ ...instanceSummary(r), submissionPdf: pdfs.get(r.id) ?? null }));
-      return c.json({ items, nextCursor: last ? encodeCursor(last.createdAt, last.id) : null }, 200);
+      return c.json({ items, nextCursor: last ? encodeKeysetCursor({ createdAt: last.cursorAt, id: last.id }) : null }, 200);
     },
   );
 

@@ -4,7 +4,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { AppError } from '../../domain/errors';
-import { decodeCursor, encodeCursor } from '../../services/documents/list-cursor';
+import { decodeKeysetCursor, encodeKeysetCursor } from '../../domain/keyset-cursor';
 import { instanceDetail, instanceSummary, listCampaigns, requireInstance } from '../../services/signatures/campaign-reads';
 import { cancelCampaign, remindRecipient, requestReseal } from '../../services/signatures/campaign-steps';
 import { startCampaign, startSingleSigner } from '../../services/signatures/start-campaign';
@@ -86,9 +86,9 @@ export function instanceRoutes(rt: DocumentsRuntime) {
     async (c) => {
       const { deps, actor } = campaignDeps(c);
       const q = c.req.valid('query');
-      const rows = await listCampaigns(deps, actor, { status: q.status, definitionId: q.definitionId, before: q.cursor ? decodeCursor(q.cursor) : null, limit: q.limit });
+      const rows = await listCampaigns(deps, actor, { status: q.status, definitionId: q.definitionId, before: q.cursor ? decodeKeysetCursor(q.cursor) : null, limit: q.limit });
       const last = rows.length === q.limit ? rows[rows.length - 1] : undefined;
-      return c.json({ items: rows.map(instanceSummary), nextCursor: last ? encodeCursor(last.createdAt, last.id) : null }, 200);
+      return c.json({ items: rows.map(instanceSummary), nextCursor: last ? encodeKeysetCursor({ createdAt: last.cursorAt, id: last.id }) : null }, 200);
     },
   );
 

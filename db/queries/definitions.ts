@@ -1,9 +1,11 @@
 // The definition lifecycle's queries, written once against the shapes of db/schema/definitions.ts
 // and bound to one capability's tables by `definitionQueries(tables)`. Every query filters by
 // tenant: a row of another tenant is simply not found.
-import { and, asc, desc, eq, isNull, lt, max, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, isNull, lt, max, sql } from 'drizzle-orm';
+import type { KeysetPosition } from '../../domain/keyset-cursor';
 import type { DbOrTx } from '../client';
 import type { AuditTable, DefinitionsTable, DefinitionTables, VersionsTable } from '../schema/definitions';
+import { afterKeyset, keysetTimestamp } from './keyset';
 
 export type VersionRow = VersionsTable['$inferSelect'];
 export type AuditRow = AuditTable['$inferSelect'];
@@ -74,27 +76,25 @@ export function definitionQueries<D extends DefinitionsTable>(tables: Definition
       return (rows[0] as Row | undefined) ?? null;
     },
 
-    /** Newest first, keyset-paged by (createdAt, id). */
+    /** Newest first, keyset-paged by (createdAt, id); `cursorAt` is the row's position for the next page's cursor. */
     async list(
       db: DbOrTx,
-      p: { tenantId: string; status?: Row['status']; before: { createdAt: Date; id: string } | null; limit: number },
-    ): Promise<Row[]> {
+      p: { tenantId: string; status?: Row['status']; before: KeysetPosition | null; limit: number },
+    ): Promise<Array<Row & { cursorAt: string }>> {
       const rows = await db
-        .select()
+        .select({ ...getTableColumns(defs), cursorAt: keysetTimestamp(defs.createdAt) })
         .from(defs)
         .where(
           and(
             eq(defs.tenantId, p.tenantId),
             live,
             p.status ? eq(defs.status, p.status) : undefined,
-            p.before
-              ? or(lt(defs.createdAt, p.before.createdAt), and(eq(defs.createdAt, p.before.createdAt), lt(defs.id, p.before.id)))
-              : undefined,
+            p.before ? afterKeyset(defs, p.before, 'desc') : undefined,
           ),
         )
         .orderBy(desc(defs.createdAt), desc(defs.id))
         .limit(p.limit);
-      return rows as Row[];
+      return rows as Array<Row & { cursorAt: string }>;
     },
 
     /** `columns` are the capability's own (kind, ...), typed by its table. */

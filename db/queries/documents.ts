@@ -1,7 +1,9 @@
-import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, inArray, isNotNull, isNull, lt, ne, sql, type SQL } from 'drizzle-orm';
+import type { KeysetPosition } from '../../domain/keyset-cursor';
 import type { DbOrTx } from '../client';
 import { outbox } from '../schema/outbox';
 import { documentProcesses, documents } from '../schema/documents';
+import { afterKeyset, keysetTimestamp } from './keyset';
 
 export type DocumentRow = typeof documents.$inferSelect;
 export type NewDocument = typeof documents.$inferInsert;
@@ -51,12 +53,15 @@ export interface ListDocumentsParams {
   capabilities: readonly string[];
   /** Only rows of these kinds, when given. */
   kinds?: readonly string[];
-  after: { createdAt: Date; id: string } | null;
+  after: KeysetPosition | null;
   limit: number;
 }
 
-/** One page in (createdAt, id) order after the cursor, only the given capabilities (and kinds), never DELETED rows. */
-export async function listDocuments(db: DbOrTx, params: ListDocumentsParams): Promise<DocumentRow[]> {
+/**
+ * One page in (createdAt, id) order after the cursor, only the given capabilities (and kinds), never
+ * DELETED rows; `cursorAt` is the row's position for the next page's cursor.
+ */
+export async function listDocuments(db: DbOrTx, params: ListDocumentsParams): Promise<Array<DocumentRow & { cursorAt: string }>> {
   const { tenantId, selector, capabilities, kinds, after, limit } = params;
   if (capabilities.length === 0 || kinds?.length === 0) return [];
   const where: SQL[] = [
@@ -71,13 +76,9 @@ export async function listDocuments(db: DbOrTx, params: ListDocumentsParams): Pr
     where.push(eq(documents.capability, selector.capability as DocumentRow['capability']));
     where.push(eq(documents.ownerEntityId, selector.ownerEntityId));
   }
-  if (after) {
-    where.push(
-      or(gt(documents.createdAt, after.createdAt), and(eq(documents.createdAt, after.createdAt), gt(documents.id, after.id)))!,
-    );
-  }
+  if (after) where.push(afterKeyset(documents, after, 'asc'));
   return db
-    .select()
+    .select({ ...getTableColumns(documents), cursorAt: keysetTimestamp(documents.createdAt) })
     .from(documents)
     .where(and(...where))
     .orderBy(asc(documents.createdAt), asc(documents.id))

@@ -1,7 +1,9 @@
-import { and, desc, eq, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../client';
 import type { FormInstanceState } from '../../domain/forms/instance-states';
+import type { KeysetPosition } from '../../domain/keyset-cursor';
 import { formInstances } from '../schema/forms';
+import { afterKeyset, keysetTimestamp } from './keyset';
 
 export type FormInstanceRow = typeof formInstances.$inferSelect;
 export type NewFormInstance = typeof formInstances.$inferInsert;
@@ -20,21 +22,21 @@ export async function findFormInstance(db: DbOrTx, p: { tenantId: string; id: st
   return rows[0] ?? null;
 }
 
-/** Newest first, keyset-paged by (createdAt, id). */
+/** Newest first, keyset-paged by (createdAt, id); `cursorAt` is the row's position for the next page's cursor. */
 export async function listFormInstances(
   db: DbOrTx,
-  p: { tenantId: string; definitionCode?: string; state?: FormInstanceState; before: { createdAt: Date; id: string } | null; limit: number },
-): Promise<FormInstanceRow[]> {
+  p: { tenantId: string; definitionCode?: string; state?: FormInstanceState; before: KeysetPosition | null; limit: number },
+): Promise<Array<FormInstanceRow & { cursorAt: string }>> {
   const t = formInstances;
   return db
-    .select()
+    .select({ ...getTableColumns(t), cursorAt: keysetTimestamp(t.createdAt) })
     .from(t)
     .where(
       and(
         eq(t.tenantId, p.tenantId),
         p.definitionCode ? eq(t.definitionCode, p.definitionCode) : undefined,
         p.state ? eq(t.state, p.state) : undefined,
-        p.before ? or(lt(t.createdAt, p.before.createdAt), and(eq(t.createdAt, p.before.createdAt), lt(t.id, p.before.id))) : undefined,
+        p.before ? afterKeyset(t, p.before, 'desc') : undefined,
       ),
     )
     .orderBy(desc(t.createdAt), desc(t.id))

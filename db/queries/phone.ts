@@ -1,7 +1,9 @@
-import { and, asc, desc, eq, getTableColumns, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../client';
 import { isUniqueViolation } from '../errors';
+import type { KeysetPosition } from '../../domain/keyset-cursor';
 import { phoneCalls, phoneNumbers, phoneSettings } from '../schema/phone';
+import { afterKeyset, keysetTimestamp } from './keyset';
 
 export type PhoneCallRow = typeof phoneCalls.$inferSelect;
 export type NewPhoneCall = typeof phoneCalls.$inferInsert;
@@ -176,16 +178,11 @@ export async function storePhoneCallReport(db: DbOrTx, key: MessageCallKey, repo
   return rows[0] ?? null;
 }
 
-export interface CallCursor {
-  createdAt: string;
-  id: string;
-}
-
 export interface CallListQuery {
   status?: PhoneCallRow['status'];
   direction?: PhoneCallRow['direction'];
   limit: number;
-  after?: CallCursor;
+  after?: KeysetPosition;
 }
 
 /** Newest first, keyset-paged on (createdAt, id) so concurrent inserts never shift a page. */
@@ -193,19 +190,11 @@ export async function listPhoneCalls(db: DbOrTx, tenantId: string, q: CallListQu
   const where: SQL[] = [eq(phoneCalls.tenantId, tenantId)];
   if (q.status) where.push(eq(phoneCalls.status, q.status));
   if (q.direction) where.push(eq(phoneCalls.direction, q.direction));
-  if (q.after) {
-    where.push(
-      or(
-        sql`${phoneCalls.createdAt} < ${q.after.createdAt}::timestamptz`,
-        and(sql`${phoneCalls.createdAt} = ${q.after.createdAt}::timestamptz`, lt(phoneCalls.id, q.after.id)),
-      )!,
-    );
-  }
+  if (q.after) where.push(afterKeyset(phoneCalls, q.after, 'desc'));
   return db
     .select({
       ...getTableColumns(phoneCalls),
-      // createdAt as PostgreSQL text: microseconds kept (a JS Date would round them away and skip rows).
-      cursorAt: sql<string>`to_char(${phoneCalls.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
+      cursorAt: keysetTimestamp(phoneCalls.createdAt),
     })
     .from(phoneCalls)
     .where(and(...where))

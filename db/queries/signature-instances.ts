@@ -1,9 +1,11 @@
 // The campaigns (signature_instances). The tenant's reads filter by tenant; the ceremony's and the
 // signer's steps address a row by the id they already hold.
-import { and, desc, eq, inArray, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
+import type { KeysetPosition } from '../../domain/keyset-cursor';
 import type { SignatureInstanceState } from '../../domain/signatures/instance-states';
 import type { DbOrTx } from '../client';
 import { signatureInstances } from '../schema/signature-instances';
+import { afterKeyset, keysetTimestamp } from './keyset';
 
 export type SignatureInstanceRow = typeof signatureInstances.$inferSelect;
 export type NewSignatureInstance = typeof signatureInstances.$inferInsert;
@@ -34,21 +36,21 @@ export async function findSignatureInstanceIdByStartKey(db: DbOrTx, p: { tenantI
   return earlier?.id ?? null;
 }
 
-/** Newest first, keyset-paged by (createdAt, id). */
+/** Newest first, keyset-paged by (createdAt, id); `cursorAt` is the row's position for the next page's cursor. */
 export async function listSignatureInstances(
   db: DbOrTx,
-  p: { tenantId: string; status?: SignatureInstanceState; definitionId?: string; before: { createdAt: Date; id: string } | null; limit: number },
-): Promise<SignatureInstanceRow[]> {
+  p: { tenantId: string; status?: SignatureInstanceState; definitionId?: string; before: KeysetPosition | null; limit: number },
+): Promise<Array<SignatureInstanceRow & { cursorAt: string }>> {
   const t = signatureInstances;
   return db
-    .select()
+    .select({ ...getTableColumns(t), cursorAt: keysetTimestamp(t.createdAt) })
     .from(t)
     .where(
       and(
         eq(t.tenantId, p.tenantId),
         p.status ? eq(t.status, p.status) : undefined,
         p.definitionId ? eq(t.definitionId, p.definitionId) : undefined,
-        p.before ? or(lt(t.createdAt, p.before.createdAt), and(eq(t.createdAt, p.before.createdAt), lt(t.id, p.before.id))) : undefined,
+        p.before ? afterKeyset(t, p.before, 'desc') : undefined,
       ),
     )
     .orderBy(desc(t.createdAt), desc(t.id))

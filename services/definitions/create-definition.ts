@@ -46,7 +46,6 @@ async function insertWithFreshCode<D extends DefinitionsTable>(
             name: input.name,
             draftSchema: input.draftSchema,
             createdBy: actor.userId,
-            // Millisecond precision on purpose: list cursors carry JavaScript dates.
             createdAt: now,
             updatedAt: now,
           },

@@ -2,6 +2,7 @@
 import type { AuditRow, VersionRow } from '../../db/queries/definitions';
 import type { DefinitionsTable } from '../../db/schema/definitions';
 import { notFound } from '../../domain/errors';
+import type { KeysetPosition } from '../../domain/keyset-cursor';
 import type { Actor, DefinitionCapability, DefinitionDeps, RowOf } from './capability';
 import { definitionNotFound } from './run-step';
 
@@ -23,7 +24,7 @@ export const listDefinitions = <D extends DefinitionsTable>(
   deps: DefinitionDeps,
   cap: Cap<D>,
   actor: Actor,
-  p: { status?: RowOf<D>['status']; before: { createdAt: Date; id: string } | null; limit: number },
+  p: { status?: RowOf<D>['status']; before: KeysetPosition | null; limit: number },
 ) => cap.queries.list(deps.db, { tenantId: actor.tenantId, ...p });
 
 export async function listVersions<D extends DefinitionsTable>(deps: DefinitionDeps, cap: Cap<D>, actor: Actor, id: string): Promise<VersionRow[]> {

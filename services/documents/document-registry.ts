@@ -20,12 +20,12 @@ import { retentionPlanFor } from '../../domain/documents/retention';
 import { settledColumns } from '../../domain/documents/settled-columns';
 import { DocumentInputError, objectKeys, validateKeySegment } from '../../domain/documents/storage-key';
 import { AppError, badRequest, conflict, notFound } from '../../domain/errors';
+import { decodeKeysetCursor, encodeKeysetCursor } from '../../domain/keyset-cursor';
 import type { Settings } from '../../domain/settings';
 import { announceAttachment } from './attach-signal';
 import { assertMay, createdByOf, listScope, processStartedScope, type DocumentAction, type DocumentFacts, type Subscriptions } from './caller-rules';
 import { assertContext } from './document-context';
 import { toView, type DocumentView } from './document-view';
-import { decodeCursor, encodeCursor } from './list-cursor';
 import type {
   Authorization,
   AuthorizeInput,
@@ -145,7 +145,7 @@ export class DocumentRegistry implements RegistryClient {
         contentType: input.contentType,
         createdBy,
         createdByName: createdBy === null ? null : (names.get(createdBy) ?? null),
-        // Millisecond precision on purpose: list cursors carry JavaScript dates.
+        // The registry's clock, so retention and listing tests can place a document in time.
         createdAt: this.now(),
       });
     }
@@ -215,7 +215,7 @@ export class DocumentRegistry implements RegistryClient {
 
   async list(caller: RegistryCaller, input: ListInput): Promise<DocumentPageResult> {
     const scope = listScope(caller, await this.subscriptions(caller), input.selector);
-    const after = input.cursor ? decodeCursor(input.cursor) : null;
+    const after = input.cursor ? decodeKeysetCursor(input.cursor) : null;
     const rows = await listDocuments(this.d.db, {
       tenantId: caller.tenantId,
       selector: input.selector,
@@ -228,7 +228,7 @@ export class DocumentRegistry implements RegistryClient {
     const last = page[page.length - 1];
     return {
       items: page.map(toView),
-      nextCursor: rows.length > input.limit && last ? encodeCursor(last.createdAt, last.id) : null,
+      nextCursor: rows.length > input.limit && last ? encodeKeysetCursor({ createdAt: last.cursorAt, id: last.id }) : null,
     };
   }
 

@@ -11,6 +11,7 @@ import {
   type FormInstanceRow,
 } from '../../db/queries/form-instances';
 import { AppError, notFound } from '../../domain/errors';
+import type { KeysetPosition } from '../../domain/keyset-cursor';
 import { FORMS_CAPABILITY } from '../../domain/forms/intake-process';
 import { isCancellable, isEditable, isSubmittable } from '../../domain/forms/instance-rules';
 import type { FormInstanceState } from '../../domain/forms/instance-states';
@@ -68,7 +69,7 @@ export async function getInstance(deps: DefinitionDeps, actor: Actor, id: string
 export const listInstances = (
   deps: DefinitionDeps,
   actor: Actor,
-  p: { definitionCode?: string; state?: FormInstanceState; before: { createdAt: Date; id: string } | null; limit: number },
+  p: { definitionCode?: string; state?: FormInstanceState; before: KeysetPosition | null; limit: number },
 ) => listFormInstances(deps.db, { tenantId: actor.tenantId, ...p });
 
 const stateConflict = (row: FormInstanceRow, step: string) =>

@@ -1,7 +1,7 @@
 import type { DbOrTx } from '../../db/client';
 import { getPhoneCall, listPhoneCalls, type PhoneCallRow } from '../../db/queries/phone';
 import { notFound } from '../../domain/errors';
-import { decodeCursor, encodeCursor } from './call-cursor';
+import { decodeKeysetCursor, encodeKeysetCursor } from '../../domain/keyset-cursor';
 
 /** One call of the tenant; 404 `phone-call-not-found`. */
 export async function getCall(db: DbOrTx, { tenantId, id }: { tenantId: string; id: string }): Promise<PhoneCallRow> {
@@ -27,9 +27,9 @@ export async function listCalls(db: DbOrTx, { tenantId, status, direction, limit
     status,
     direction,
     limit: limit + 1,
-    after: cursor ? decodeCursor(cursor) : undefined,
+    after: cursor ? decodeKeysetCursor(cursor) : undefined,
   });
   const items = rows.slice(0, limit);
   const last = items[items.length - 1];
-  return { items, limit, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+  return { items, limit, nextCursor: rows.length > limit && last ? encodeKeysetCursor({ createdAt: last.cursorAt, id: last.id }) : null };
 }

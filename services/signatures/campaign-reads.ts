@@ -6,6 +6,7 @@ import { listSignatureInstanceEvents } from '../../db/queries/signature-instance
 import { findSignatureInstance, listSignatureInstances, type SignatureInstanceRow } from '../../db/queries/signature-instances';
 import { listSignatureRecipients } from '../../db/queries/signature-recipients';
 import { notFound } from '../../domain/errors';
+import type { KeysetPosition } from '../../domain/keyset-cursor';
 import type { SignatureInstanceState } from '../../domain/signatures/instance-states';
 import type { Actor } from '../definitions/capability';
 import type { CampaignDeps } from './campaign-deps';
@@ -63,7 +64,7 @@ export async function instanceDetail(deps: CampaignDeps, row: SignatureInstanceR
 export async function listCampaigns(
   deps: CampaignDeps,
   actor: Actor,
-  p: { status?: SignatureInstanceState; definitionId?: string; before: { createdAt: Date; id: string } | null; limit: number },
+  p: { status?: SignatureInstanceState; definitionId?: string; before: KeysetPosition | null; limit: number },
 ) {
   return listSignatureInstances(deps.db, { tenantId: actor.tenantId, status: p.status, definitionId: p.definitionId, before: p.before, limit: p.limit });
 }

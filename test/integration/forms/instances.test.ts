@@ -65,6 +65,23 @@ describe('form instance routes', () => {
     expect(cancelled.json.items.every((i: { state: string }) => i.state === 'CANCELLED')).toBe(true);
   });
 
+  it('following nextCursor visits every instance once when several share one millisecond (PostgreSQL keeps microseconds)', async () => {
+    const { def: own } = await publishedForm(ctx, t.asOwner);
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push((await api.post(BASE, t.asOwner, { definitionId: own.id })).json.id);
+    // One millisecond, five microseconds: a cursor that keeps milliseconds only skips rows.
+    await ctx.db.sql`update form_instances set created_at = '2026-03-01T10:00:00.123000Z'::timestamptz + (array_position(${ids}::uuid[], id) * 100) * interval '1 microsecond' where id = any(${ids}::uuid[])`;
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const r = await api.get(`${BASE}?definitionCode=${own.code}&limit=2${cursor ? `&cursor=${cursor}` : ''}`, t.asOwner);
+      expect(r.status, r.text).toBe(200);
+      seen.push(...r.json.items.map((i: { id: string }) => i.id));
+      cursor = r.json.nextCursor;
+    } while (cursor);
+    expect(seen).toEqual([...ids].reverse());
+  });
+
   it("another tenant's instance is 404 on every route, and absent from its list", async () => {
     const c = await api.post(BASE, t.asOwner, { definitionId: def.id });
     const id = c.json.id;

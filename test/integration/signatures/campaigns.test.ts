@@ -245,4 +245,22 @@ describe('signing campaigns', () => {
     expect(completed.json.items.every((i: { status: string }) => i.status === 'COMPLETED')).toBe(true);
     expectProblem(await api.get(`${CAMPAIGNS}?cursor=nope`, t.as('reader')), 400, 'invalid-cursor');
   });
+
+  it('list: following nextCursor visits every campaign once when several share one millisecond', async () => {
+    const ids = [(await started()).id, (await started()).id, (await started()).id];
+    // One millisecond, three microseconds apart: a cursor that keeps milliseconds only skips rows.
+    const list = sql`array[${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)}]`;
+    await ctx.db.db.execute(
+      sql`update signature_instances set created_at = '2026-03-01T10:00:00.123000Z'::timestamptz + (array_position(${list}, id) * 100) * interval '1 microsecond' where id = any(${list})`,
+    );
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const r = await api.get(`${CAMPAIGNS}?definitionId=${definitionId}&limit=1${cursor ? `&cursor=${cursor}` : ''}`, t.as('reader'));
+      expect(r.status, r.text).toBe(200);
+      seen.push(...r.json.items.map((i: { id: string }) => i.id));
+      cursor = r.json.nextCursor;
+    } while (cursor);
+    expect(seen.filter((id) => ids.includes(id))).toEqual([...ids].reverse());
+  });
 });
