@@ -1,18 +1,17 @@
 /**
- * Compiles a calendar snapshot once per calculation into lookup-friendly form: per location a
- * weekly template of its applicable windows (minutes after local midnight) and its holidays indexed
- * by local epoch day (dated) and by month/day (recurring).
+ * Compiles a calendar snapshot (once per calendar version when the caller keeps the result, else
+ * once per calculation) into lookup-friendly form: per location a weekly template of its
+ * applicable windows (minutes after local midnight) and its holidays indexed by local epoch day
+ * (dated) and by month/day (recurring).
  */
 import { invalidInput } from './errors.js';
-import {
-  MINUTES_PER_DAY,
-  ZoneClock,
-  civilFromDays,
-  isValidTimeZone,
-  tryParseDateKey,
-  tryParseTimeOfDay,
-} from './local-time.js';
+import * as civil from './civil-date.js';
+import { ZoneClock, isValidTimeZone } from './time-zones.js';
 import type { CalendarSnapshot, SnapshotHoliday, SnapshotHours, SnapshotLocation } from './types.js';
+
+// Bound once: under tsx's CommonJS transform every read of an imported binding is a getter call,
+// a measurable share of building the open-time index.
+const { MINUTES_PER_DAY, civilFromDays, tryParseDateKey, tryParseTimeOfDay } = civil;
 
 export const DEFAULT_BUSINESS_DAY_MINUTES = 480;
 
@@ -96,13 +95,15 @@ export interface CompiledLocation {
   hasWindows: boolean;
   /** Some window runs past midnight (its intervals reach into the next local date). */
   crossesMidnight: boolean;
-  /** Sum of the weekly windows' wall minutes (a rough rate, for sizing search ranges). */
-  weeklyMinutes: number;
   dated: DayIndex;
   /** Keyed month * 100 + day. */
   recurring: DayIndex;
 }
 
+/**
+ * A validated calendar in lookup form. open-time-index.ts memoises the calendar's index on it:
+ * compile one per calendar version and do not mutate it, or the index goes stale.
+ */
 export interface CompiledCalendar {
   readonly kind: 'compiled-calendar';
   calendarCode: string;
@@ -183,7 +184,6 @@ export function compileCalendar(snapshot: CalendarSnapshot): CompiledCalendar {
     }
     const week: CompiledWindow[][] = [[], [], [], [], [], [], []];
     let hasWindows = false;
-    let weeklyMinutes = 0;
     let crossesMidnight = false;
     for (let hi = 0; hi < loc.hours.length; hi++) {
       const h = loc.hours[hi] as SnapshotHours;
@@ -192,7 +192,6 @@ export function compileCalendar(snapshot: CalendarSnapshot): CompiledCalendar {
       if (w.fromDay > w.untilDay) continue; // an empty effective range never applies
       (week[h.dayOfWeek - 1] as CompiledWindow[]).push(w);
       hasWindows = true;
-      weeklyMinutes += w.end - w.start;
       if (w.end > MINUTES_PER_DAY) crossesMidnight = true;
     }
     for (const ws of week) if (ws.length > 1) ws.sort(byStart);
@@ -221,7 +220,6 @@ export function compileCalendar(snapshot: CalendarSnapshot): CompiledCalendar {
       week,
       hasWindows,
       crossesMidnight,
-      weeklyMinutes,
       dated: dated.build(),
       recurring: recurring.build(),
     });

@@ -69,9 +69,11 @@ export function tryParseDateKey(text: string): number | undefined {
   if (typeof text !== 'string' || text.length !== 10 || text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45) {
     return undefined;
   }
-  const year = digits(text, 0, 4);
-  const month = digits(text, 5, 7);
-  const day = digits(text, 8, 10);
+  return tryCivilDay(digits(text, 0, 4), digits(text, 5, 7), digits(text, 8, 10));
+}
+
+/** Epoch day of a real date (year >= 0, month 1..12, day within the month), else undefined. */
+export function tryCivilDay(year: number, month: number, day: number): number | undefined {
   if (year < 0 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
   return daysFromCivil(year, month, day);
 }

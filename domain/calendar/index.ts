@@ -1,7 +1,9 @@
 /**
  * Business calendars and SLA: the pure engine (no I/O). Routes assemble a CalendarSnapshot from
  * rows and call calculateSla / computeAvailability / isCalendarOpen; CalendarEngineError.kind maps
- * to HTTP (inactive-calendar 409, unreachable 422, span-too-large 400, invalid-input 400).
+ * to HTTP (inactive-calendar 409, unreachable 422, span-too-large 400, invalid-input 400). A
+ * caller that keeps compileCalendar's result per calendar version keeps its open-time index warm
+ * (openTimeIndexFootprint reports its size).
  */
 export * from './types.js';
 export * from './errors.js';
@@ -15,6 +17,14 @@ export {
   DEFAULT_BUSINESS_DAY_MINUTES,
   type CompiledCalendar,
 } from './calendar-model.js';
+export {
+  openTimeIndexOf,
+  openTimeIndexFootprint,
+  configureOpenTimeIndex,
+  OpenTimeIndex,
+  type OpenTimeIndexOptions,
+  type OpenTimeIndexFootprint,
+} from './open-time-index.js';
 export {
   listAvailableCountries,
   previewHolidays,

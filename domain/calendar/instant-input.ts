@@ -1,7 +1,14 @@
-/** Instants from input text: ISO local or offset date-times, Dates or epoch milliseconds. */
+/**
+ * Instants from input text: ISO local or offset date-times, Dates or epoch milliseconds. The
+ * plain shapes are read by iso-scan.ts first; the regular expressions here decide the rest.
+ */
 import { invalidInput } from './errors.js';
-import { DAY_MS, HOUR_MS, MINUTE_MS, tryParseDateKey, pad2 } from './civil-date.js';
-import { assertTimeZone, wallToInstant, zoneOffset } from './time-zones.js';
+import { DAY_MS, HOUR_MS, MINUTE_MS, tryParseDateKey } from './civil-date.js';
+import * as scan from './iso-scan.js';
+import { assertTimeZone, wallToInstant } from './time-zones.js';
+
+// Bound once: under tsx's CommonJS transform every call of an imported function is a getter call.
+const { scanIsoDateTime } = scan;
 
 // ---------------------------------------------------------------------------------------------
 // Instants from input text
@@ -76,6 +83,14 @@ export function parseInstant(input: InstantInput, timezone: string | undefined, 
     return { instant: input };
   }
   if (typeof input !== 'string') throw invalidInput(`${what} must be an ISO date-time`);
+  const scanned = scanIsoDateTime(input);
+  if (scanned !== undefined) {
+    if (scanned.offset !== undefined) return { instant: scanned.wall - scanned.offset, writtenOffset: scanned.offset };
+    if (timezone !== undefined) {
+      assertTimeZone(timezone);
+      return { instant: wallToInstant(timezone, scanned.wall) };
+    }
+  }
   const withOffset = tryParseOffsetDateTime(input);
   if (withOffset) return withOffset;
   const wall = tryParseLocalDateTime(input.trim());
@@ -87,28 +102,4 @@ export function parseInstant(input: InstantInput, timezone: string | undefined, 
   }
   assertTimeZone(timezone);
   return { instant: wallToInstant(timezone, wall) };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Formatting
-
-export function formatUtc(instant: number): string {
-  return new Date(instant).toISOString();
-}
-
-function formatOffset(offset: number): string {
-  const sign = offset < 0 ? '-' : '+';
-  const abs = Math.abs(offset) / MINUTE_MS;
-  return `${sign}${pad2(Math.floor(abs / 60))}:${pad2(abs % 60)}`;
-}
-
-/** ISO local date-time with its offset, e.g. `2024-03-11T10:00:00.000-04:00`. */
-export function formatWithOffset(instant: number, offset: number): string {
-  const iso = new Date(instant + offset).toISOString(); // wall clock written as if UTC
-  return `${iso.slice(0, -1)}${formatOffset(offset)}`;
-}
-
-/** ISO local date-time of `instant` in `zone`, with the zone's offset at that instant. */
-export function formatInZone(instant: number, zone: string): string {
-  return formatWithOffset(instant, zoneOffset(zone, instant));
 }

@@ -7,12 +7,22 @@
  * the after-midnight part of a window that started the evening before is cut by the next date's
  * holiday), and each remaining piece's ends are converted to instants with `wallToInstant` (gap
  * moves forward, overlap takes the earlier offset), which gives real elapsed lengths across DST.
- * Results are cached per (location, local day) for the life of one Timeline (one calculation).
+ * Results are cached per (location, local day) for the life of one Timeline (one chunk of the
+ * open-time index, or one availability / is-open answer).
  */
 import type { CompiledCalendar, CompiledLocation, DayMask } from './calendar-model.js';
-import { maskForDay } from './calendar-model.js';
-import { type Segment, mergeIntervals, sweepUnion } from './intervals.js';
-import { DAY_MS, HOUR_MS, MINUTES_PER_DAY, MINUTE_MS, isoDayOfWeek, wallToInstant } from './local-time.js';
+import * as model from './calendar-model.js';
+import * as civil from './civil-date.js';
+import type { Segment } from './intervals.js';
+import * as intervals from './intervals.js';
+import * as zones from './time-zones.js';
+
+// Bound once: under tsx's CommonJS transform every read of an imported binding is a getter call,
+// a measurable share of building the open-time index.
+const { maskForDay } = model;
+const { DAY_MS, HOUR_MS, MINUTES_PER_DAY, MINUTE_MS, isoDayOfWeek } = civil;
+const { mergeIntervals, sweepUnion } = intervals;
+const { wallToInstant } = zones;
 
 const DST_MARGIN_MS = 3 * HOUR_MS;
 const NO_MASK: DayMask = { from: 0, until: MINUTES_PER_DAY };

@@ -1,23 +1,28 @@
 /**
  * SLA due dates: consume a budget of business minutes from the received instant over the union of
- * the calendar's enabled locations, interval by interval.
+ * the calendar's enabled locations, through the calendar's open-time index (running sums of open
+ * time per chunk, memoised on the compiled calendar: pass the same CompiledCalendar for every
+ * calculation on one calendar version to keep it warm).
  */
-import { type CompiledCalendar, type CompiledLocation, toCompiledCalendar } from './calendar-model.js';
-import type { Segment } from './intervals.js';
+import * as model from './calendar-model.js';
+import type { CompiledCalendar, CompiledLocation } from './calendar-model.js';
 import { CalendarEngineError, invalidInput } from './errors.js';
-import {
-  DAY_MS,
-  MINUTE_MS,
-  assertTimeZone,
-  formatInZone,
-  formatUtc,
-  formatWithOffset,
-  parseInstant,
-} from './local-time.js';
-import { Timeline } from './open-intervals.js';
+import * as civil from './civil-date.js';
+import * as input from './instant-input.js';
+import * as iso from './iso-format.js';
+import * as zones from './time-zones.js';
+import * as openTime from './open-time-index.js';
 import type { CalendarSnapshot, EngineOptions, SlaBudget, SlaRequest, SlaResult } from './types.js';
 
-const MAX_RANGE_MS = 128 * DAY_MS;
+// Bound once, from the defining modules (not local-time.ts): under tsx's CommonJS transform every
+// read of an imported binding is a getter call (a re-exported one two), which on a warm due date
+// cost more than the index lookup itself.
+const { toCompiledCalendar } = model;
+const { DAY_MS, MINUTE_MS } = civil;
+const { parseInstant } = input;
+const { formatInZone, formatUtc, formatWithOffset } = iso;
+const { assertTimeZone } = zones;
+const { openTimeIndexOf } = openTime;
 
 function unreachableError(budget: number, horizonDays: number, calendarCode: string): CalendarEngineError {
   return new CalendarEngineError(
@@ -87,50 +92,14 @@ export function calculateSla(
   // Consumption runs on whole minutes from the first minute boundary at or after t0.
   const start = Math.ceil(t0 / MINUTE_MS) * MINUTE_MS;
   const limit = start + horizonDays * DAY_MS;
-  const timeline = new Timeline(compiled);
-  if (timeline.hasNoHours) throw unreachableError(budget, horizonDays, compiled.calendarCode);
+  const index = openTimeIndexOf(compiled);
+  if (index.hasNoHours) throw unreachableError(budget, horizonDays, compiled.calendarCode);
 
   const locs = compiled.locations;
   const used = new Uint8Array(locs.length);
-  let due: number | undefined;
-
-  if (budget === 0) {
-    let cursor = t0;
-    let range = 7 * DAY_MS;
-    while (due === undefined && cursor < limit) {
-      const to = Math.min(cursor + range, limit);
-      const first = timeline.segments(cursor, to)[0];
-      if (first) due = first.start; // equals t0 when open at t0 (segments are clipped to cursor)
-      cursor = to;
-      range *= 2;
-    }
-  } else {
-    const budgetMs = budget * MINUTE_MS;
-    let remaining = budgetMs;
-    let cursor = start;
-    // First range from the weekly hours (sum over locations: an upper bound of the union's rate, so
-    // the range is rather short), then sized from the rate observed so far.
-    let weekly = 0;
-    for (const l of locs) weekly += l.weeklyMinutes;
-    let range = DAY_MS + (budgetMs * 10_080) / Math.max(1, Math.min(weekly, 10_080));
-    outer: while (cursor < limit) {
-      const to = Math.min(cursor + Math.min(range, MAX_RANGE_MS), limit);
-      const segs = timeline.segments(cursor, to);
-      for (let i = 0; i < segs.length; i++) {
-        const seg = segs[i] as Segment;
-        const len = seg.end - seg.start;
-        for (const li of seg.locs) used[li] = 1;
-        if (len >= remaining) {
-          due = seg.start + remaining;
-          break outer;
-        }
-        remaining -= len;
-      }
-      cursor = to;
-      const consumed = budgetMs - remaining;
-      range = consumed > 0 ? DAY_MS + ((cursor - start) / consumed) * remaining * 1.1 : range * 2;
-    }
-  }
+  // A zero budget looks from t0 itself (a received instant inside an open minute is its own due
+  // date); a positive one consumes whole minutes from `start`.
+  const due = budget === 0 ? index.firstOpen(t0, limit) : index.consume(start, limit, budget * MINUTE_MS, used);
   if (due === undefined) throw unreachableError(budget, horizonDays, compiled.calendarCode);
 
   const locationsUsed: string[] = [];

@@ -12,7 +12,11 @@
  * rounded to whole minutes (true for every zone since the 1970s).
  */
 import { invalidInput } from './errors.js';
-import { DAY_MS, HOUR_MS, MINUTE_MS, civilFromDays, daysFromCivil } from './civil-date.js';
+import * as civil from './civil-date.js';
+
+// Bound once: under tsx's CommonJS transform every read of an imported binding is a getter call,
+// a measurable share of building the open-time index.
+const { DAY_MS, HOUR_MS, MINUTE_MS, civilFromDays, daysFromCivil } = civil;
 
 // ---------------------------------------------------------------------------------------------
 // Time zones
