@@ -1,13 +1,13 @@
 import type { SlaResult } from '../domain/calendar/index';
 import type { SlaDueDateRequest } from '../domain/calendar/sla-process';
 import { calculateTenantSla, type SlaCalculation } from '../services/calendars/sla';
-import type { CoreActivityDeps } from './deps';
+import type { ActivityDeps, CoreActivityDeps } from './deps';
 import { toActivityFailure } from './failures';
 
 /** Input of calculateSlaDueDate: the tenant plus either form of the SLA request. */
 export type { SlaDueDateRequest };
 
-export function createCalendarActivities({ db }: CoreActivityDeps) {
+export function createCalendarActivities({ db, compiledCalendars }: CoreActivityDeps & Pick<ActivityDeps, 'compiledCalendars'>) {
   return {
     /**
      * The due date `POST /api/sla/calculate` gives, for workflows. A business failure (unknown
@@ -17,7 +17,7 @@ export function createCalendarActivities({ db }: CoreActivityDeps) {
     async calculateSlaDueDate(request: SlaDueDateRequest): Promise<SlaResult> {
       const { tenantId, ...calculation } = request;
       try {
-        return await calculateTenantSla(db, tenantId, calculation as SlaCalculation);
+        return await calculateTenantSla(db, tenantId, calculation as SlaCalculation, compiledCalendars);
       } catch (err) {
         throw toActivityFailure(err);
       }

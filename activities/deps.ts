@@ -9,6 +9,7 @@ import type { Mailer } from '../integrations/mail/mailer';
 import type { DocumentRegistry } from '../services/documents/document-registry';
 import type { UploadSlots } from '../services/documents/upload-slots';
 import type { RenderQueue } from '../services/forms/render-queue';
+import type { CompiledCalendarCache } from '../services/calendars/compiled-calendars';
 
 /** The worker's document integrations, shared by every activity that reads or stores bytes. */
 export interface WorkerDocuments {
@@ -35,6 +36,8 @@ export interface ActivityDeps {
   mailer: Mailer;
   /** Signatures: draws, signs and timestamps a completed campaign's PDF; absent, seals are FAILED and retried. */
   sealPdf?: SealPdf;
+  /** Calendars: the worker's compiled calendars for SLA due dates; absent (setting 0), each due date compiles its calendar. */
+  compiledCalendars?: CompiledCalendarCache;
 }
 
 /** What the factories that use no integration take. */

@@ -6,6 +6,7 @@ import type { Settings } from '../domain/settings';
 import type { PhoneToolRegistry } from './phone/tools';
 import type { PdfPrinter } from '../integrations/chromium/printer';
 import type { Mailer } from '../integrations/mail/mailer';
+import type { CompiledCalendarCache } from '../services/calendars/compiled-calendars';
 
 /** A named readiness probe: resolves when the part answers, rejects (or times out) otherwise. */
 export type ReadinessCheck = () => Promise<void>;
@@ -22,6 +23,8 @@ export interface AppDeps {
   clock?: () => Date;
   /** Caller snapshots per node; absent means every request asks PostgreSQL. */
   accessCache?: AccessCache;
+  /** The node's compiled calendars (SLA, availability, is-open); absent: every request loads and compiles its calendar. */
+  compiledCalendars?: CompiledCalendarCache;
   /** Handlers of the provider's `tool-calls` webhook by tool name; absent: every tool is "not configured". */
   phoneTools?: PhoneToolRegistry;
   /** The node's headless Chromium (submission PDFs); absent: the app builds a lazy one from settings, never closed. */

@@ -356,6 +356,11 @@ export const settingDefs = {
     '900',
     'Cap on the Cache-Control max-age / Expires of an is-open answer, which is otherwise cacheable until its nextChangeAt (0: no-cache).',
   ),
+  'calendar.compiled-cache-size': def(
+    int(0, 100_000),
+    '256',
+    'Compiled calendars (hours, holidays and an open-time index of at most 1 MiB each) a process keeps for SLA due dates, availability and is-open, least recently used dropped first. Every request still reads the calendar\'s rules version, so a change is seen at once on every node (0: load and compile the calendar on every request).',
+  ),
   'access.api-client-scrypt-cost': def(
     int(10, 20),
     '14',

@@ -2,6 +2,8 @@ import type { Logger } from 'pino';
 import { startServer } from '../api/server';
 import { ChromiumPrinter } from '../integrations/chromium/printer';
 import { mailerFor } from '../integrations/mail/mailer';
+import { measureCompiledCalendars } from '../integrations/metrics/calendars';
+import { compiledCalendarCacheFor } from '../services/calendars/compiled-calendars';
 import { createListeningAccessCache } from './access-cache-listener';
 import { bootstrapAccess } from './bootstrap';
 import { startMetricsServer } from './metrics-server';
@@ -17,6 +19,9 @@ export async function startApiNode(settings: Settings, runtime: Runtime, logger:
   const access = await createListeningAccessCache(runtime.database.sql, settings['access.cache-ttl-ms'], logger);
   // One browser per node, launched on the first submission PDF, closed at shutdown.
   const pdfPrinter = new ChromiumPrinter({ executablePath: settings['render.chromium-path'], timeoutMs: settings['render.timeout-ms'] });
+  // One compiled-calendar cache per node, its size on /metrics.
+  const compiledCalendars = compiledCalendarCacheFor(settings);
+  if (compiledCalendars) measureCompiledCalendars('api', () => compiledCalendars.footprint());
   const server = await startServer(
     {
       db: runtime.database.db,
@@ -27,6 +32,7 @@ export async function startApiNode(settings: Settings, runtime: Runtime, logger:
       readiness: runtime.readiness,
       accessCache: access.cache,
       pdfPrinter,
+      compiledCalendars,
     },
     settings.port,
   );

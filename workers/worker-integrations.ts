@@ -1,7 +1,7 @@
 // The worker's composition root for its activities: every integration an activity uses is built
 // here, once per worker process, and handed to the activity factories. One worker therefore holds
 // one upload pool, one Chromium printer and render queue, one registry, object store and scanner,
-// one mailer.
+// one mailer, one compiled-calendar cache.
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { Logger } from 'pino';
 import type { ActivityDeps } from '../activities/deps';
@@ -12,6 +12,8 @@ import { ChromiumPrinter } from '../integrations/chromium/printer';
 import { createObjectStore } from '../integrations/docstore/object-store';
 import { createScanner } from '../integrations/docstore/scanner';
 import { mailerFor } from '../integrations/mail/mailer';
+import { measureCompiledCalendars } from '../integrations/metrics/calendars';
+import { compiledCalendarCacheFor } from '../services/calendars/compiled-calendars';
 import { DocumentRegistry } from '../services/documents/document-registry';
 import { UploadSlots } from '../services/documents/upload-slots';
 import { RenderQueue } from '../services/forms/render-queue';
@@ -30,6 +32,8 @@ export interface WorkerResources {
 /** The activities' dependencies, each integration built once. Builds clients only: nothing connects here. */
 export function createWorkerIntegrations(resources: WorkerResources): ActivityDeps {
   const { db, settings, logger } = resources;
+  const compiledCalendars = compiledCalendarCacheFor(settings);
+  if (compiledCalendars) measureCompiledCalendars('worker', () => compiledCalendars.footprint());
   return {
     db,
     settings,
@@ -47,5 +51,6 @@ export function createWorkerIntegrations(resources: WorkerResources): ActivityDe
     },
     mailer: mailerFor(settings),
     sealPdf: resources.sealPdf,
+    compiledCalendars,
   };
 }

@@ -156,14 +156,19 @@ export function calendarReadRoutes() {
     }),
     async (c) => {
       const q = c.req.valid('query');
+      const deps = c.get('deps');
       const windows = await withFieldPaths('query', () =>
-        readAvailability(c.get('deps').db, {
-          tenantId: c.get('caller').tenantId,
-          calendarCode: c.req.valid('param').code,
-          from: q.from,
-          to: q.to,
-          timezone: q.timezone,
-        }),
+        readAvailability(
+          deps.db,
+          {
+            tenantId: c.get('caller').tenantId,
+            calendarCode: c.req.valid('param').code,
+            from: q.from,
+            to: q.to,
+            timezone: q.timezone,
+          },
+          deps.compiledCalendars,
+        ),
       );
       return c.json(windows, 200);
     },
@@ -199,7 +204,7 @@ export function calendarReadRoutes() {
       const now = (deps.clock?.() ?? new Date()).getTime();
       const instant = at === undefined ? now : parseInstant(at, undefined, 'at').instant;
       const result = await withFieldPaths('query', () =>
-        checkCalendarOpen(deps.db, { tenantId: c.get('caller').tenantId, calendarCode: code, instant }),
+        checkCalendarOpen(deps.db, { tenantId: c.get('caller').tenantId, calendarCode: code, instant }, deps.compiledCalendars),
       );
       const headers = isOpenCacheHeaders(now, result.nextChangeAt, deps.settings['calendar.is-open-max-age-seconds'], at !== undefined);
       for (const [name, value] of Object.entries(headers)) c.header(name, value);

@@ -138,7 +138,8 @@ export function slaRoutes() {
         b.processDefinitionKey !== undefined
           ? { ...received, processDefinitionKey: b.processDefinitionKey }
           : { ...received, calendarCode: b.calendarCode!, sla: b.sla! };
-      const result = await withFieldPaths('json', () => calculateTenantSla(c.get('deps').db, c.get('caller').tenantId, request));
+      const deps = c.get('deps');
+      const result = await withFieldPaths('json', () => calculateTenantSla(deps.db, c.get('caller').tenantId, request, deps.compiledCalendars));
       return c.json(result, 200);
     },
   );

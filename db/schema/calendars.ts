@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, date, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, date, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { tenants } from './access';
 
 export const PRIORITIES = ['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'] as const;
@@ -26,6 +26,13 @@ export const businessCalendars = pgTable(
     active: boolean('active').notNull().default(true),
     /** Length of one business day for budgets given in business days (a calendar setting). */
     businessDayMinutes: integer('business_day_minutes').notNull().default(480),
+    /**
+     * Version of everything the SLA engine reads of this calendar (its code, active,
+     * businessDayMinutes, its locations, their hours and holidays). Raised by PostgreSQL triggers
+     * (migration 0023), never by application code, so no write path can forget it: a node keeps a
+     * compiled calendar while the version it read with it is still current.
+     */
+    rulesVersion: bigint('rules_version', { mode: 'number' }).notNull().default(1),
     ...stamps(),
   },
   (t) => [

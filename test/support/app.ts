@@ -3,6 +3,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { createApp } from '../../api/app';
 import type { AppDeps } from '../../api/deps';
 import { mailerFor } from '../../integrations/mail/mailer';
+import { compiledCalendarCacheFor } from '../../services/calendars/compiled-calendars';
 import { createListeningAccessCache } from '../../workers/access-cache-listener';
 import { bootstrapAccess } from '../../workers/bootstrap';
 import { loadSettings, type Settings } from '../../workers/config';
@@ -53,6 +54,8 @@ export function useTestApp(overrides: Partial<Settings> & { deps?: Partial<AppDe
       mailer: mailerFor(ctx.settings),
       readiness: {},
       accessCache: access.cache,
+      // The production compiled-calendar cache, so every calendar test goes through it.
+      compiledCalendars: compiledCalendarCacheFor(ctx.settings),
       ...extraDeps,
     };
     ctx.app = createApp(ctx.deps);

@@ -1,0 +1,1 @@
+ALTER TABLE "business_calendars" ADD COLUMN "rules_version" bigint DEFAULT 1 NOT NULL;
