@@ -1,7 +1,10 @@
-import { and, asc, desc, eq, getTableColumns, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
-import type { DbOrTx } from '../client';
+import { and, asc, desc, eq, getTableColumns, inArray, isNull, ne, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
+import type { Db, DbOrTx } from '../client';
 import { isUniqueViolation } from '../errors';
 import type { KeysetPosition } from '../../domain/keyset-cursor';
+import { PhoneCallProcess } from '../../domain/phone/call-process';
+import { signalRowsFrom, signalRowValues, wakeDispatchers } from '../outbox';
 import { phoneCalls, phoneNumbers, phoneSettings } from '../schema/phone';
 import { afterKeyset, keysetTimestamp } from './keyset';
 
@@ -101,52 +104,85 @@ export interface MessageCallKey {
   platformCallId?: string | null;
 }
 
-function messageCall(key: MessageCallKey): SQL {
-  const held = eq(phoneCalls.providerCallId, key.providerCallId);
-  if (!key.platformCallId) return held;
+/** A value of a statement: bound now, or a placeholder bound at each execution of a statement built once. */
+type Bound = string | number | null | Placeholder;
+
+function messageCall(providerCallId: Bound, platformCallId: Bound | undefined): SQL {
+  const held = sql`${phoneCalls.providerCallId} = ${providerCallId}`;
+  if (platformCallId === undefined) return held;
   const overtaken = and(
-    eq(phoneCalls.id, key.platformCallId),
+    sql`${phoneCalls.id} = ${platformCallId}`,
     isNull(phoneCalls.providerCallId),
     eq(phoneCalls.status, 'QUEUED'),
     eq(phoneCalls.direction, 'OUTBOUND'),
-    sql`not exists (select 1 from phone_calls held where held.provider_call_id = ${key.providerCallId})`,
+    sql`not exists (select 1 from phone_calls held where held.provider_call_id = ${providerCallId})`,
   );
   return or(held, overtaken)!;
+}
+
+type CallStatus = PhoneCallRow['status'];
+const isTerminalStatus = (status: CallStatus) => status === 'ENDED' || status === 'FAILED';
+
+/** The columns a status move sets; startedAt / endedAt / endedReason only where still empty. */
+function statusMoveSet(
+  to: CallStatus,
+  v: { providerCallId: Bound; at: Bound; endedReason: Bound | undefined },
+): PgUpdateSetSource<typeof phoneCalls> {
+  const terminal = isTerminalStatus(to);
+  const at = sql`${v.at}::timestamptz`;
+  return {
+    status: to,
+    providerCallId: sql`${v.providerCallId}`,
+    version: sql`${phoneCalls.version} + 1`,
+    updatedAt: sql`now()`,
+    ...(to === 'IN_PROGRESS' ? { startedAt: sql`coalesce(${phoneCalls.startedAt}, ${at})` } : {}),
+    ...(terminal ? { endedAt: sql`coalesce(${phoneCalls.endedAt}, ${at})` } : {}),
+    ...(terminal && v.endedReason !== undefined ? { endedReason: sql`coalesce(${phoneCalls.endedReason}, ${v.endedReason}::text)` } : {}),
+  };
 }
 
 /**
  * One-statement status move for the webhook hot path: applies only while the call's status is
  * one of `from` (the caller derives that set from the domain's ordering rule), stamping
- * startedAt / endedAt / endedReason only where still empty. Null when nothing matched.
+ * startedAt / endedAt / endedReason only where still empty. A move to ENDED or FAILED is a
+ * settling statement: it also writes the call's PhoneCallEnded row (settle). Null when nothing matched.
  */
 export async function advancePhoneCallStatus(
-  db: DbOrTx,
+  db: Db,
   key: MessageCallKey,
-  move: { from: readonly PhoneCallRow['status'][]; to: PhoneCallRow['status']; at: Date; endedReason: string | null },
+  move: { from: readonly CallStatus[]; to: CallStatus; at: Date; endedReason: string | null },
 ) {
-  const terminal = move.to === 'ENDED' || move.to === 'FAILED';
-  const at = sql`${move.at.toISOString()}::timestamptz`;
+  if (isTerminalStatus(move.to)) {
+    const overtaking = Boolean(key.platformCallId);
+    const hasReason = Boolean(move.endedReason);
+    return settle(db, `status ${move.from.join(',')}>${move.to} ${overtaking} ${hasReason}`, () => ({
+      set: statusMoveSet(move.to, { providerCallId: bind('providerCallId'), at: bind('at'), endedReason: hasReason ? bind('endedReason') : undefined }),
+      where: and(messageCall(bind('providerCallId'), overtaking ? bind('platformCallId') : undefined), inArray(phoneCalls.status, [...move.from]))!,
+    }), {
+      providerCallId: key.providerCallId,
+      platformCallId: key.platformCallId ?? null,
+      at: move.at.toISOString(),
+      endedReason: move.endedReason,
+    });
+  }
   const rows = await db
     .update(phoneCalls)
-    .set({
-      status: move.to,
-      providerCallId: key.providerCallId,
-      version: sql`${phoneCalls.version} + 1`,
-      updatedAt: sql`now()`,
-      ...(move.to === 'IN_PROGRESS' ? { startedAt: sql`coalesce(${phoneCalls.startedAt}, ${at})` } : {}),
-      ...(terminal ? { endedAt: sql`coalesce(${phoneCalls.endedAt}, ${at})` } : {}),
-      ...(terminal && move.endedReason ? { endedReason: sql`coalesce(${phoneCalls.endedReason}, ${move.endedReason})` } : {}),
-    })
-    .where(and(messageCall(key), inArray(phoneCalls.status, [...move.from])))
+    .set(statusMoveSet(move.to, { providerCallId: key.providerCallId, at: move.at.toISOString(), endedReason: move.endedReason || undefined }))
+    .where(and(messageCall(key.providerCallId, key.platformCallId || undefined), inArray(phoneCalls.status, [...move.from])))
     .returning();
   return rows[0] ?? null;
 }
 
-export interface PhoneCallReport
-  extends Pick<NewPhoneCall, 'transcript' | 'recordingUrl' | 'summary' | 'cost' | 'analysis' | 'endPayload'> {
+export interface PhoneCallReport {
   /** The status move the report makes, as in advancePhoneCallStatus. */
-  move: { from: readonly PhoneCallRow['status'][]; to: PhoneCallRow['status']; at: Date };
+  move: { from: readonly CallStatus[]; to: CallStatus; at: Date };
   endedReason: string | null;
+  transcript: string | null;
+  recordingUrl: string | null;
+  summary: string | null;
+  cost: number | null;
+  analysis: Record<string, unknown> | null;
+  endPayload: Record<string, unknown> | null;
   startedAt: Date | null;
   endedAt: Date | null;
 }
@@ -155,27 +191,110 @@ export interface PhoneCallReport
  * The end-of-call-report in one statement: stored only while the call holds no report (none
  * yet, or a reconciliation snapshot, which it replaces); the status moves while it is one of
  * `move.from`. The report's endedReason, startedAt and endedAt win over the stored ones; endedAt
- * falls back to `move.at`. Null when the call is untracked or its report is stored already.
+ * falls back to `move.at`. The call is terminal afterwards, so this is a settling statement: it
+ * also writes the call's PhoneCallEnded row (settle). Null when the call is untracked or its
+ * report is stored already (and then nothing is written).
  */
-export async function storePhoneCallReport(db: DbOrTx, key: MessageCallKey, report: PhoneCallReport) {
-  const { move, endedReason, startedAt, endedAt, ...stored } = report;
-  const instant = (d: Date | null) => sql`${d?.toISOString() ?? null}::timestamptz`;
-  const rows = await db
-    .update(phoneCalls)
-    .set({
-      ...stored,
-      providerCallId: key.providerCallId,
+export async function storePhoneCallReport(db: Db, key: MessageCallKey, report: PhoneCallReport) {
+  const { move } = report;
+  const overtaking = Boolean(key.platformCallId);
+  const instant = (name: string) => sql`${bind(name)}::timestamptz`;
+  const json = (value: Record<string, unknown> | null) => (value === null ? null : JSON.stringify(value));
+  return settle(db, `report ${move.from.join(',')}>${move.to} ${overtaking}`, () => ({
+    set: {
+      transcript: sql`${bind('transcript')}::text`,
+      recordingUrl: sql`${bind('recordingUrl')}::text`,
+      summary: sql`${bind('summary')}::text`,
+      cost: sql`${bind('cost')}::float8`,
+      analysis: sql`${bind('analysis')}::jsonb`,
+      endPayload: sql`${bind('endPayload')}::jsonb`,
+      providerCallId: sql`${bind('providerCallId')}`,
       endSource: 'webhook',
       status: sql`case when ${inArray(phoneCalls.status, [...move.from])} then ${move.to} else ${phoneCalls.status} end`,
-      endedReason: sql`coalesce(${endedReason}, ${phoneCalls.endedReason})`,
-      startedAt: sql`coalesce(${instant(startedAt)}, ${phoneCalls.startedAt})`,
-      endedAt: sql`coalesce(${instant(endedAt)}, ${phoneCalls.endedAt}, ${instant(move.at)})`,
+      endedReason: sql`coalesce(${bind('endedReason')}::text, ${phoneCalls.endedReason})`,
+      startedAt: sql`coalesce(${instant('startedAt')}, ${phoneCalls.startedAt})`,
+      endedAt: sql`coalesce(${instant('endedAt')}, ${phoneCalls.endedAt}, ${instant('at')})`,
       version: sql`${phoneCalls.version} + 1`,
       updatedAt: sql`now()`,
-    })
-    .where(and(messageCall(key), sql`${phoneCalls.endSource} is distinct from 'webhook'`))
-    .returning();
-  return rows[0] ?? null;
+    },
+    where: and(messageCall(bind('providerCallId'), overtaking ? bind('platformCallId') : undefined), sql`${phoneCalls.endSource} is distinct from 'webhook'`)!,
+  }), {
+    providerCallId: key.providerCallId,
+    platformCallId: key.platformCallId ?? null,
+    transcript: report.transcript,
+    recordingUrl: report.recordingUrl,
+    summary: report.summary,
+    cost: report.cost,
+    analysis: json(report.analysis),
+    endPayload: json(report.endPayload),
+    endedReason: report.endedReason,
+    startedAt: report.startedAt?.toISOString() ?? null,
+    endedAt: report.endedAt?.toISOString() ?? null,
+    at: move.at.toISOString(),
+  });
+}
+
+const bind = (name: string) => sql.placeholder(name);
+
+/**
+ * Spec, Events 3: a call that became terminal tells its open process. A settling UPDATE and the
+ * PhoneCallEnded outbox row are one statement, so one transaction (the row cannot be lost) and
+ * one round trip:
+ *
+ *   with settled as (update phone_calls set ... where <the call> and <the rule> returning *),
+ *     phone_call_ended_ready as (select <row values>, pg_advisory_xact_lock(<workflow>) from settled
+ *                                where status in ('ENDED', 'FAILED') and process_status <> 'CLOSED'),
+ *     phone_call_ended as (insert into outbox (...) select ... from phone_call_ended_ready returning id)
+ *   select settled.*, exists (select 1 from phone_call_ended) from settled
+ *
+ * A settled call whose process is CLOSED gets no row; an UPDATE that matched nothing writes
+ * nothing. Delivered at least once; the process keeps the first PhoneCallEnded (by callId). The
+ * per-workflow lock is taken before the row's seq is drawn (db/outbox.ts, signalRowsFrom) and
+ * held until the statement commits; the dispatchers are woken after the commit.
+ *
+ * Built once per client and shape, then only bound: drizzle spends about a millisecond of CPU
+ * composing this statement (three CTEs, every column twice), more than PostgreSQL spends running
+ * it. The shape is what changes the SQL text (the status sets, whether the message names our call
+ * id or an endedReason); every value is a placeholder.
+ */
+async function settle(
+  db: Db,
+  shape: string,
+  build: () => { set: PgUpdateSetSource<typeof phoneCalls>; where: SQL },
+  values: Record<string, unknown>,
+): Promise<PhoneCallRow | null> {
+  const statement = builtOnce(db, shape, () => {
+    const { set, where } = build();
+    const settled = db.$with('settled').as(db.update(phoneCalls).set(set).where(where).returning());
+    const ended = signalRowsFrom('phone_call_ended', PhoneCallProcess.signals.ended, {
+      from: settled,
+      where: and(inArray(settled.status, ['ENDED', 'FAILED']), ne(settled.processStatus, 'CLOSED'))!,
+      capability: PhoneCallProcess.capability,
+      tenantId: settled.tenantId,
+      businessKey: settled.businessKey,
+      payload: { callId: settled.id, status: settled.status, endedReason: settled.endedReason },
+    });
+    return db
+      .with(settled, ...ended.ctes)
+      .select({ ...settled._.selectedFields, announced: ended.written })
+      .from(settled)
+      .prepare('settle_phone_call');
+  });
+  const [row] = await statement.execute({ ...values, ...signalRowValues() });
+  if (!row) return null;
+  const { announced, ...call } = row;
+  if (announced) wakeDispatchers(db, PhoneCallProcess.capability);
+  return call;
+}
+
+/** Statements built once per client (db) and shape. Shapes are few: they follow from the domain's status rules. */
+const built = new WeakMap<Db, Map<string, unknown>>();
+
+function builtOnce<T>(db: Db, shape: string, build: () => T): T {
+  let byShape = built.get(db);
+  if (!byShape) built.set(db, (byShape = new Map()));
+  if (!byShape.has(shape)) byShape.set(shape, build());
+  return byShape.get(shape) as T;
 }
 
 export interface CallListQuery {

@@ -1,5 +1,5 @@
 import type { Db, DbOrTx } from '../../db/client';
-import { closeOutbox, enqueueSignal, enqueueStart } from '../../db/outbox';
+import { closeOutbox, enqueueStart } from '../../db/outbox';
 import {
   advancePhoneCallStatus,
   attachProviderCallId,
@@ -78,34 +78,10 @@ export const planStatusUpdate = (providerStatus: string, endedReason: string | n
   planStatusMove((current) => nextStatusFromStatusUpdate(current, providerStatus, endedReason));
 
 /**
- * Spec, Events 3: a call that became terminal tells its open process, through an outbox row in the
- * transaction that made it terminal, so the signal cannot be lost. Delivered at least once; the
- * process keeps the first PhoneCallEnded it receives.
- */
-async function announceCallEnded(tx: DbOrTx, call: PhoneCallRow) {
-  if (!isTerminal(call.status) || call.processStatus === 'CLOSED') return;
-  await enqueueSignal(
-    tx,
-    { capability: PHONE_CAPABILITY, tenantId: call.tenantId, businessKey: call.businessKey },
-    PhoneCallProcess.signals.ended,
-    { callId: call.id, status: call.status as 'ENDED' | 'FAILED', endedReason: call.endedReason },
-  );
-}
-
-/** A terminal change and its PhoneCallEnded row commit together; other changes stay one statement. */
-async function changeAndAnnounce(db: Db, terminal: boolean, change: (tx: DbOrTx) => Promise<PhoneCallRow | null>) {
-  if (!terminal) return change(db);
-  return db.transaction(async (tx) => {
-    const row = await change(tx);
-    if (row) await announceCallEnded(tx, row);
-    return row;
-  });
-}
-
-/**
  * Applies a plan in one conditional UPDATE: a stale, unknown or redelivered status costs one
- * statement (two more, in one transaction, when it ends the call). `call` is null when nothing
- * changed, unless the plan was terminal.
+ * statement. A move that ends the call writes its PhoneCallEnded outbox row in that same
+ * statement (db/queries/phone.ts), so the signal commits with the change and cannot be lost.
+ * `call` is null when nothing changed, unless the plan was terminal.
  */
 async function advanceStatus(
   db: Db,
@@ -117,7 +93,7 @@ async function advanceStatus(
   const to = plan.to;
   if (to !== null) {
     const move = { from: plan.from, to, at: now, endedReason };
-    const moved = await changeAndAnnounce(db, isTerminal(to), (tx) => advancePhoneCallStatus(tx, key, move));
+    const moved = await advancePhoneCallStatus(db, key, move);
     if (moved) return { call: moved, changed: true };
   }
   const terminalMessage = plan.to !== null && isTerminal(plan.to);
@@ -144,11 +120,13 @@ export interface EndOfCallReport extends EndOfCallReportFields, MessageCallKey {
 /**
  * `end-of-call-report`: stores the report once (a redelivery changes nothing; a reconciliation
  * snapshot is replaced by the real report) and settles the status by the endedReason, in one
- * statement. A call whose report is stored already may only still be refined ENDED → FAILED.
+ * statement that also writes the call's PhoneCallEnded outbox row (spec, Events 3; delivered at
+ * least once, the process keeps the first). A call whose report is stored already may only still
+ * be refined ENDED → FAILED.
  */
 export async function applyEndOfCallReport(db: Db, r: EndOfCallReport, now = new Date()): Promise<CallEventResult> {
   const plan = planStatusMove((current) => nextStatusFromEndOfCallReport(current, r.endedReason));
-  const stored = await changeAndAnnounce(db, true, (tx) => storePhoneCallReport(tx, r, {
+  const stored = await storePhoneCallReport(db, r, {
     // The classification is ENDED or FAILED, and every non-terminal call moves to it.
     move: { from: plan.from, to: plan.to!, at: now },
     endedReason: r.endedReason,
@@ -160,7 +138,7 @@ export async function applyEndOfCallReport(db: Db, r: EndOfCallReport, now = new
     endPayload: r.raw,
     startedAt: asDate(r.startedAt),
     endedAt: asDate(r.endedAt),
-  }));
+  });
   if (stored) return { call: stored, changed: true };
   return advanceStatus(db, r, plan, null, now);
 }
