@@ -1,5 +1,6 @@
 import type { z } from '@hono/zod-openapi';
-import type { PhoneCallRow, RegisteredNumberRow } from '../../db/queries/phone';
+import type { PhoneCallRow } from '../../db/queries/phone';
+import type { RegisteredNumberRow } from '../../db/queries/phone-numbers';
 import type { PhoneSettingsState } from '../../services/phone/settings';
 import type { PhoneCall, PhoneCallSummary, PhoneNumber, PhoneSettings } from './schemas';
 

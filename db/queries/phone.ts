@@ -5,13 +5,11 @@ import { isUniqueViolation } from '../errors';
 import type { KeysetPosition } from '../../domain/keyset-cursor';
 import { PhoneCallProcess } from '../../domain/phone/call-process';
 import { signalRowsFrom, signalRowValues, wakeDispatchers } from '../outbox';
-import { phoneCalls, phoneNumbers, phoneSettings } from '../schema/phone';
+import { phoneCalls } from '../schema/phone';
 import { afterKeyset, keysetTimestamp } from './keyset';
 
 export type PhoneCallRow = typeof phoneCalls.$inferSelect;
 export type NewPhoneCall = typeof phoneCalls.$inferInsert;
-export type PhoneNumberRow = typeof phoneNumbers.$inferSelect;
-export type PhoneSettingsRow = typeof phoneSettings.$inferSelect;
 export type PhoneCallPatch = Partial<Omit<NewPhoneCall, 'id' | 'tenantId' | 'businessKey' | 'version' | 'createdAt'>>;
 
 // ---- calls
@@ -319,119 +317,4 @@ export async function listPhoneCalls(db: DbOrTx, tenantId: string, q: CallListQu
     .where(and(...where))
     .orderBy(desc(phoneCalls.createdAt), desc(phoneCalls.id))
     .limit(q.limit);
-}
-
-// ---- numbers
-
-/** A number created at the provider and recorded: the only kind served and routed. */
-export type RegisteredNumberRow = PhoneNumberRow & { providerNumberId: string; registration: 'REGISTERED' };
-const registered = eq(phoneNumbers.registration, 'REGISTERED');
-const asRegistered = (rows: PhoneNumberRow[]) => rows as RegisteredNumberRow[];
-
-/** Reserves a number's row (PENDING, no provider id) before the provider is asked. */
-export async function reservePhoneNumber(db: DbOrTx, values: Omit<typeof phoneNumbers.$inferInsert, 'registration' | 'providerNumberId'>) {
-  const rows = await db.insert(phoneNumbers).values({ ...values, registration: 'PENDING' }).returning();
-  return rows[0]!;
-}
-
-/** Records what the provider created on the reserved row. */
-export async function registerPhoneNumber(
-  db: DbOrTx,
-  id: string,
-  values: Pick<PhoneNumberRow, 'providerNumberId' | 'number' | 'name' | 'assistantId' | 'providerStatus'>,
-) {
-  const rows = await db
-    .update(phoneNumbers)
-    .set({ ...values, registration: 'REGISTERED' })
-    .where(and(eq(phoneNumbers.id, id), eq(phoneNumbers.registration, 'PENDING')))
-    .returning();
-  return asRegistered(rows)[0] ?? null;
-}
-
-/** Keeps a number the provider created that could not be recorded, with why. */
-export async function markPhoneNumberFailed(db: DbOrTx, id: string, providerNumberId: string, error: string) {
-  await db.update(phoneNumbers).set({ providerNumberId, registration: 'FAILED', registrationError: error }).where(eq(phoneNumbers.id, id));
-}
-
-/** Drops a reservation the provider refused (nothing exists at the provider). */
-export async function releasePhoneNumber(db: DbOrTx, id: string) {
-  await db.delete(phoneNumbers).where(and(eq(phoneNumbers.id, id), eq(phoneNumbers.registration, 'PENDING')));
-}
-
-export async function listPhoneNumbers(db: DbOrTx, tenantId: string) {
-  return asRegistered(
-    await db
-      .select()
-      .from(phoneNumbers)
-      .where(and(eq(phoneNumbers.tenantId, tenantId), registered))
-      .orderBy(asc(phoneNumbers.createdAt), asc(phoneNumbers.id)),
-  );
-}
-
-export async function getPhoneNumber(db: DbOrTx, tenantId: string, id: string) {
-  const rows = await db
-    .select()
-    .from(phoneNumbers)
-    .where(and(eq(phoneNumbers.tenantId, tenantId), eq(phoneNumbers.id, id), registered));
-  return asRegistered(rows)[0] ?? null;
-}
-
-/** Any tenant's number by provider id: inbound routing and the cross-tenant check on placement. */
-export async function findPhoneNumberByProviderId(db: DbOrTx, providerNumberId: string) {
-  const rows = await db.select().from(phoneNumbers).where(and(eq(phoneNumbers.providerNumberId, providerNumberId), registered));
-  return asRegistered(rows)[0] ?? null;
-}
-
-/** Every registered row holding these digits (at most a few; several means the routing is ambiguous). */
-export async function findPhoneNumbersByE164(db: DbOrTx, number: string) {
-  return asRegistered(await db.select().from(phoneNumbers).where(and(eq(phoneNumbers.number, number), registered)).limit(2));
-}
-
-// ---- settings
-
-export async function getPhoneSettings(db: DbOrTx, tenantId: string) {
-  const rows = await db.select().from(phoneSettings).where(eq(phoneSettings.tenantId, tenantId));
-  return rows[0] ?? null;
-}
-
-export interface PhoneDefaults {
-  defaultAssistantId: string | null;
-  defaultPhoneNumberId: string | null;
-}
-
-/** The first write only: null when the tenant's row exists already. */
-export async function insertPhoneSettingsIfAbsent(db: DbOrTx, tenantId: string, defaults: PhoneDefaults, by: string) {
-  const rows = await db
-    .insert(phoneSettings)
-    .values({ tenantId, ...defaults, updatedBy: by })
-    .onConflictDoNothing({ target: phoneSettings.tenantId })
-    .returning();
-  return rows[0] ?? null;
-}
-
-/**
- * Creates the row on first write. With `expectedVersion` the write only lands on that version
- * (null: someone else wrote in between, or there is no row yet when a version was expected).
- */
-export async function writePhoneSettings(
-  db: DbOrTx,
-  { tenantId, defaults, by, expectedVersion }: { tenantId: string; defaults: PhoneDefaults; by: string; expectedVersion?: number | undefined },
-) {
-  if (expectedVersion === undefined) {
-    const rows = await db
-      .insert(phoneSettings)
-      .values({ tenantId, ...defaults, updatedBy: by })
-      .onConflictDoUpdate({
-        target: phoneSettings.tenantId,
-        set: { ...defaults, updatedBy: by, updatedAt: sql`now()`, version: sql`${phoneSettings.version} + 1` },
-      })
-      .returning();
-    return rows[0]!;
-  }
-  const rows = await db
-    .update(phoneSettings)
-    .set({ ...defaults, updatedBy: by, updatedAt: sql`now()`, version: sql`${phoneSettings.version} + 1` })
-    .where(and(eq(phoneSettings.tenantId, tenantId), eq(phoneSettings.version, expectedVersion)))
-    .returning();
-  return rows[0] ?? null;
 }

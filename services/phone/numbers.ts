@@ -1,15 +1,7 @@
 import type { Logger } from 'pino';
 import type { Db, DbOrTx } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
-import {
-  getPhoneNumber,
-  listPhoneNumbers,
-  markPhoneNumberFailed,
-  registerPhoneNumber,
-  releasePhoneNumber,
-  reservePhoneNumber,
-  type RegisteredNumberRow,
-} from '../../db/queries/phone';
+import { getPhoneNumber, listPhoneNumbers, markPhoneNumberFailed, registerPhoneNumber, releasePhoneNumber, reservePhoneNumber, type RegisteredNumberRow } from '../../db/queries/phone-numbers';
 import { AppError, notFound } from '../../domain/errors';
 import type { NumberProvider } from '../../domain/phone/number-providers';
 import type { CreatePhoneNumberInput } from '../../integrations/vapi/client';

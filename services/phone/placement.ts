@@ -3,15 +3,9 @@ import type { Logger } from 'pino';
 import type { Db, DbOrTx } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { getSubscription } from '../../db/queries/entitlements';
-import {
-  findPhoneCallByPlacementKey,
-  findPhoneNumberByProviderId,
-  getPhoneSettings,
-  insertPhoneCall,
-  lockPhoneCall,
-  updatePhoneCall,
-  type PhoneCallRow,
-} from '../../db/queries/phone';
+import { findPhoneCallByPlacementKey, insertPhoneCall, lockPhoneCall, updatePhoneCall, type PhoneCallRow } from '../../db/queries/phone';
+import { findPhoneNumberByProviderId } from '../../db/queries/phone-numbers';
+import { getPhoneSettings } from '../../db/queries/phone-settings';
 import { assertSubscribed } from '../../domain/access/capability-access';
 import { AppError, badRequest } from '../../domain/errors';
 import { PHONE_CAPABILITY } from '../../domain/phone/call-process';

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/client';
-import { getPhoneSettings, insertPhoneSettingsIfAbsent, writePhoneSettings, type PhoneSettingsRow } from '../../db/queries/phone';
+import { getPhoneSettings, insertPhoneSettingsIfAbsent, writePhoneSettings, type PhoneSettingsRow } from '../../db/queries/phone-settings';
 import { conflict } from '../../domain/errors';
 import type { Settings } from '../../domain/settings';
 import { refuseForeignNumber } from './placement';
