@@ -9,6 +9,7 @@ RUN apt-get update && apt-get install -y --no-install-recommends chromium fonts-
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts=false && npm cache clean --force
 COPY api ./api
+COPY web ./web
 COPY activities ./activities
 COPY db ./db
 COPY domain ./domain

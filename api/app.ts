@@ -23,6 +23,7 @@ import { signatureRoutes } from './signatures/routes';
 import { publicNoStore } from './middleware/public-no-store';
 import { requestContext } from './middleware/request-context';
 import { registerSecuritySchemes } from './openapi-security';
+import { webRoutes } from '../web/routes';
 
 /** The only place routes are mounted. */
 export function createApp(deps: AppDeps) {
@@ -51,6 +52,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', renderRoutes(deps, documents.runtime));
   app.route('/', signatureRoutes(documents.runtime));
   app.route('/', docsRoutes());
+  app.route('/', webRoutes());
 
   registerSecuritySchemes(app.openAPIRegistry);
   const document = () => fixNullableRefs(app.getOpenAPI31Document(DOCUMENT_CONFIG));

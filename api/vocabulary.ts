@@ -142,3 +142,13 @@ export const boundedMap = (b: JsonBounds) =>
       for (const issue of jsonIssues(value, b)) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
     })
     .openapi(boundsMark(b));
+
+/** The instance token of an outbound form's recipient link, shared by the recipient API and its hosted respond page. */
+export const RecipientTokenPath = z.object({
+  token: z
+    .string()
+    .min(1)
+    .max(100)
+    .regex(/^[A-Za-z0-9_-]+$/, 'must be an instance token (base64url)')
+    .openapi({ param: { name: 'token', in: 'path' }, description: 'The instance token of the recipient link' }),
+});

@@ -45,14 +45,6 @@ export const SentView = z
   })
   .openapi('OutboundFormSent');
 
-export const RecipientTokenPath = z.object({
-  token: z
-    .string()
-    .min(1)
-    .max(100)
-    .regex(/^[A-Za-z0-9_-]+$/, 'must be an instance token (base64url)')
-    .openapi({ param: { name: 'token', in: 'path' }, description: 'The instance token of the recipient link' }),
-});
 
 /** The access token verify answers is base64url. */
 export const BEARER = /^Bearer ([A-Za-z0-9_-]+)$/;

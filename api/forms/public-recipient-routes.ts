@@ -9,7 +9,8 @@ import { boundedBody } from '../body';
 import type { AppEnv } from '../env';
 import { codeRateLimit } from './code-rate-limit';
 import { createRouter, jsonBody, jsonContent, problemResponses, raises } from '../openapi';
-import { AccessHeader, AccessView, AutosaveBody, BEARER, RecipientFormView, RecipientSubmitBody, RecipientTokenPath, VerifyBody } from './outbound-schemas';
+import { AccessHeader, AccessView, AutosaveBody, BEARER, RecipientFormView, RecipientSubmitBody, VerifyBody } from './outbound-schemas';
+import { RecipientTokenPath } from '../vocabulary';
 
 /** Code requests and verifications share one pair of budgets (per address, per instance token). */
 const rateLimited = codeRateLimit('forms-recipient');

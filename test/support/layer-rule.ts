@@ -6,6 +6,7 @@ export const LAYER_FOLDERS = [
   'workers',
   'workflows',
   'api',
+  'web',
   'activities',
   'services',
   'integrations',
@@ -22,6 +23,8 @@ const ALLOWED: Record<LayerFolder, readonly LayerFolder[]> = {
   workflows: ['domain'],
   // HTTP only: an operation or a query a route needs is a service function (DESIGN.md "Layers").
   api: ['services', 'integrations', 'domain'],
+  // The server-rendered pages stand beside api/ (issue 21): the same rules, plus api's HTTP plumbing below.
+  web: ['services', 'integrations', 'domain'],
   // Thin wrappers over services (DESIGN.md "Layers"): integrations arrive built, through ActivityDeps.
   activities: ['services', 'domain'],
   services: BELOW_SERVICES,
@@ -38,8 +41,19 @@ const ALLOWED_TYPE_ONLY: Partial<Record<LayerFolder, readonly LayerFolder[]>> = 
   workflows: ['activities'],
   // A route may name a row type (`Db`, a query's row) as long as it loads no database code.
   api: ['db'],
+  web: ['db'],
   activities: ['db', 'integrations'],
 };
+
+/**
+ * What `web/` may borrow from `api/`: the HTTP plumbing both floors share (middleware, the router
+ * factory, the env and deps types, the input vocabulary), never a route. `api/` reaches `web/` only
+ * where `createApp` mounts the pages.
+ */
+const API_PLUMBING = ['api/middleware/', 'api/openapi', 'api/env', 'api/deps', 'api/vocabulary', 'api/body'];
+const sharedPlumbing = (file: string, from: LayerFolder, target: string, to: LayerFolder | undefined) =>
+  (from === 'web' && to === 'api' && API_PLUMBING.some((p) => target.startsWith(p))) ||
+  (file === 'api/app.ts' && to === 'web');
 
 /** The embedded dev stack is started by `npm start` only; production start-up never loads it. */
 const EMBEDDED = 'workers/embedded/';
@@ -121,13 +135,13 @@ export function layerViolations(files: readonly SourceFile[], allowList: Readonl
 function refusal(file: string, from: LayerFolder, target: string, to: LayerFolder | undefined, typeOnly: boolean) {
   if (!to) return `${target} is outside the production folders`;
   if (`${target}/`.startsWith(EMBEDDED) && !MAY_IMPORT_EMBEDDED(file)) return 'production code imports the dev-only embedded stack';
-  if (to === from || ALLOWED[from].includes(to)) return null;
+  if (to === from || ALLOWED[from].includes(to) || sharedPlumbing(file, from, target, to)) return null;
   if (typeOnly && ALLOWED_TYPE_ONLY[from]?.includes(to)) return null;
   return `${from}/ may not import ${to}/${ALLOWED_TYPE_ONLY[from]?.includes(to) ? ' except with `import type`' : ''}`;
 }
 
 /** Folders whose files reach the database only through `db/queries/` (or `db/outbox.ts`) functions. */
-const NO_INLINE_SQL: readonly LayerFolder[] = ['api', 'activities', 'services', 'workflows'];
+const NO_INLINE_SQL: readonly LayerFolder[] = ['api', 'web', 'activities', 'services', 'workflows'];
 
 /**
  * Where SQL and transactions may be written (DESIGN.md "Queries"): `drizzle-orm` and the
@@ -151,9 +165,9 @@ export function queryPlacementViolations(files: readonly SourceFile[]): LayerVio
         violations.push({ file: file.path, imports: specifier, target, reason: `${from}/ may not load table definitions: use a db/queries/ function` });
       }
     }
-    if (from === 'api') {
+    if (from === 'api' || from === 'web') {
       for (const line of transactionCalls(file)) {
-        violations.push({ file: file.path, imports: `.transaction() at line ${line}`, target: 'db', reason: 'api/ may not open a transaction: a service owns it', call: true });
+        violations.push({ file: file.path, imports: `.transaction() at line ${line}`, target: 'db', reason: `${from}/ may not open a transaction: a service owns it`, call: true });
       }
     }
   }

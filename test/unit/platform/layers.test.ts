@@ -1,4 +1,4 @@
-// DESIGN.md "Layers": workers → workflows, api, activities → services → db, integrations → domain.
+// DESIGN.md "Layers": workers → workflows, api, web, activities → services → db, integrations → domain.
 // Nothing imports upward; production start-up never loads the dev-only embedded stack.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
@@ -129,6 +129,18 @@ describe('the layer checker', () => {
     expect(check('api/x.ts', "import type { Db } from '../db/client';\nimport { type Tx } from '../db/client';")).toHaveLength(1);
     expect(check('api/x.ts', "import type { Db } from '../db/client';")).toEqual([]);
     expect(check('services/x/y.ts', "import { insertAudit } from '../../db/queries/access-audit';")).toEqual([]);
+  });
+
+  it('gives web/ the rules of api/, plus api\'s HTTP plumbing and never a route', () => {
+    expect(check('web/forms/x.ts', "import { createRouter } from '../../api/openapi';\nimport type { AppEnv } from '../../api/env';")).toEqual([]);
+    expect(check('web/console/x.ts', "import { identity } from '../../api/middleware/identity';")).toEqual([]);
+    expect(check('web/forms/x.ts', "import { AccessView } from '../../api/forms/outbound-schemas';")).toEqual([
+      'web/forms/x.ts imports ../../api/forms/outbound-schemas: web/ may not import api/',
+    ]);
+    expect(check('web/x.ts', "import { insertAudit } from '../db/queries/access-audit';")).toHaveLength(1);
+    expect(check('web/x.ts', "import type { Db } from '../db/client';\nimport { a } from '../services/forms/embed-tokens';")).toEqual([]);
+    expect(check('api/forms/x.ts', "import { formMarkup } from '../../web/hosted/form-markup';")).toHaveLength(1);
+    expect(check('api/app.ts', "import { webRoutes } from '../web/routes';")).toEqual([]);
   });
 
   it('keeps activities thin: no database code and no integration built in them', () => {

@@ -5,12 +5,12 @@
 import { z } from '@hono/zod-openapi';
 import { html } from 'hono/html';
 import type { Context } from 'hono';
-import type { AppEnv } from '../env';
+import type { AppEnv } from '../../api/env';
 import type { RespondPageData } from '../hosted/client/respond-client';
 import { hostedScriptPath } from '../hosted/form-script';
 import { hostedPage, newNonce, setPageHeaders } from '../hosted/page';
-import { createRouter } from '../openapi';
-import { RecipientTokenPath } from './outbound-schemas';
+import { createRouter } from '../../api/openapi';
+import { RecipientTokenPath } from '../../api/vocabulary';
 
 /** Between the recipient's last keystroke and the autosave. */
 const AUTOSAVE_MS = 800;

@@ -6,13 +6,13 @@
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { html } from 'hono/html';
-import type { AppDeps } from '../deps';
-import type { AppEnv } from '../env';
+import type { AppDeps } from '../../api/deps';
+import type { AppEnv } from '../../api/env';
 import type { SignPageData } from '../hosted/client/sign-client';
 import { hostedScriptPath } from '../hosted/form-script';
 import { hostedPage, newNonce, setPageHeaders } from '../hosted/page';
 import { pdfWorkerPath, servePdfWorker } from '../hosted/pdf-worker';
-import { createRouter } from '../openapi';
+import { createRouter } from '../../api/openapi';
 import { SIGN_PAGE_BODY, SIGN_PAGE_STYLE } from './sign-page-markup';
 
 /**

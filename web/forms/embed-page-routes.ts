@@ -9,13 +9,13 @@ import { frameAncestors, sanitiseEmbedOrigins } from '../../domain/forms/embed-o
 import { EMBED_TOKEN_PATTERN, MAX_EMBED_TOKEN_LENGTH } from '../../domain/forms/embed-token';
 import { repairFormSchema } from '../../domain/forms/schema-repair';
 import { resolveEmbeddedForm, type EmbeddedForm } from '../../services/forms/embed-tokens';
-import type { AppEnv } from '../env';
+import type { AppEnv } from '../../api/env';
 import type { HostedFormData } from '../hosted/client/form-client';
 import { formMarkup } from '../hosted/form-markup';
 import { hostedScriptPath, serveHostedScript } from '../hosted/form-script';
 import { hostedPage, newNonce, setPageHeaders } from '../hosted/page';
-import { createRouter } from '../openapi';
-import { credentialParam } from '../vocabulary';
+import { createRouter } from '../../api/openapi';
+import { credentialParam } from '../../api/vocabulary';
 import { serveEmbedSdk } from './embed-sdk';
 
 async function embeddedForm(c: Context<AppEnv>, token: string): Promise<EmbeddedForm | undefined> {
