@@ -51,8 +51,14 @@ async function listen(settings: Settings, database: Database, logger: Logger): P
   const token = settings['metrics.token'];
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0];
+    // Liveness for roles that serve no other HTTP (worker, dispatcher): answered by this event
+    // loop, so a blocked loop fails the probe where a bare TCP check would pass. No token: it tells nothing.
+    if (req.method === 'GET' && path === '/health/live') {
+      res.writeHead(200, { 'Content-Type': 'text/plain', 'Cache-Control': 'no-store' }).end('ok\n');
+      return;
+    }
     if (req.method !== 'GET' || path !== '/metrics') {
-      res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found: scrape GET /metrics\n');
+      res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found: scrape GET /metrics (or GET /health/live)\n');
       return;
     }
     if (token && !sameToken(req.headers.authorization ?? '', `Bearer ${token}`)) {

@@ -58,6 +58,12 @@ describe('Prometheus metrics on the process listener', () => {
       expect((await api.get('/metrics', null)).status).toBe(404);
     });
 
+    it('answers GET /health/live without a token, for the probes of roles that serve no other HTTP', async () => {
+      const live = await fetch(listener.url.replace('/metrics', '/health/live'));
+      expect(live.status).toBe(200);
+      expect(await live.text()).toBe('ok\n');
+    });
+
     it('a second start in the same process (npm start: API and worker) joins the first listener', async () => {
       expect(await startMetricsServer(ctx.settings, { database: ctx.db }, pino({ level: 'silent' }))).toBe(listener);
     });
