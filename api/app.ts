@@ -54,7 +54,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', docsRoutes());
   app.route('/', webRoutes());
 
-  registerSecuritySchemes(app.openAPIRegistry);
+  registerSecuritySchemes(app.openAPIRegistry, deps.settings);
   const document = () => fixNullableRefs(app.getOpenAPI31Document(DOCUMENT_CONFIG));
   let served: ReturnType<typeof document> | undefined;
   app.get('/openapi.json', (c) => c.json((served ??= document()) as object));

@@ -5,6 +5,7 @@ import type { Db } from '../db/client';
 import type { Settings } from '../domain/settings';
 import type { PhoneToolRegistry } from './phone/tools';
 import type { PdfPrinter } from '../integrations/chromium/printer';
+import type { JwtVerifier } from '../integrations/identity/jwt-verifier';
 import type { Mailer } from '../integrations/mail/mailer';
 import type { CompiledCalendarCache } from '../services/calendars/compiled-calendars';
 
@@ -29,4 +30,6 @@ export interface AppDeps {
   phoneTools?: PhoneToolRegistry;
   /** The node's headless Chromium (submission PDFs); absent: the app builds a lazy one from settings, never closed. */
   pdfPrinter?: PdfPrinter;
+  /** `auth.mode=jwt`: the node's assertion verifier and its key set cache; absent: built from settings on first use. */
+  jwtVerifier?: JwtVerifier;
 }

@@ -4,6 +4,7 @@
 // credentials it accepts (each alternative a set of schemes); a route needs all of its
 // middleware's, so the chain's requirement is the product of their alternatives.
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { Settings } from '../domain/settings';
 
 export type SecurityRequirement = Record<string, string[]>;
 
@@ -47,6 +48,20 @@ export function securityOf(chain: unknown): SecurityRequirement[] {
   return combos.filter((combo) => combo.length > 0).map((combo) => Object.fromEntries(combo.sort().map((s) => [s, []])));
 }
 
-export function registerSecuritySchemes(registry: OpenAPIHono['openAPIRegistry']) {
-  for (const [name, scheme] of Object.entries(SECURITY_SCHEMES)) registry.registerComponent('securitySchemes', name, { ...scheme });
+/**
+ * Registers the schemes. With `auth.mode=jwt` the scheme named UserId describes the signed
+ * assertion instead (a bearer token, or the gateway's own header): the routes keep requiring the
+ * same scheme name, only how the user is proven changes (docs/identity.md).
+ */
+export function registerSecuritySchemes(registry: OpenAPIHono['openAPIRegistry'], settings?: Pick<Settings, 'auth.mode' | 'auth.jwt-header'>) {
+  for (const [name, scheme] of Object.entries(SECURITY_SCHEMES)) {
+    const shown = name === 'UserId' && settings?.['auth.mode'] === 'jwt' ? assertionScheme(settings['auth.jwt-header']) : scheme;
+    registry.registerComponent('securitySchemes', name, { ...shown });
+  }
+}
+
+function assertionScheme(header: string) {
+  const description = 'The calling user: a JWT the gateway signs, verified against the identity provider key set (`auth.mode=jwt`); X-User-Id is refused.';
+  if (header.toLowerCase() === 'authorization') return { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description } as const;
+  return { type: 'apiKey', in: 'header', name: header, description } as const;
 }

@@ -17,6 +17,7 @@ export const errorCodes = {
   'validation-failed': { status: 400, meaning: "Input the route's schema refuses; `errors[]` gives each field path and message." },
   'pdf-invalid': { status: 400, meaning: 'The source PDF cannot be used: not a PDF, unparsable, encrypted, without pages, or with a rotated page ("rotated pages are not supported").' },
   'conflicting-credentials': { status: 400, meaning: 'Both HTTP Basic credentials and `X-User-Id` were sent; an identity is never picked silently.' },
+  'unexpected-identity-header': { status: 400, meaning: '`X-User-Id` was sent while `auth.mode` is `jwt`, where the identity comes only from the signed assertion: the gateway passes the header through (a misconfiguration).' },
   'invalid-cursor': { status: 400, meaning: 'The `cursor` is not a `nextCursor` this list issued.' },
   'list-selector-required': { status: 400, meaning: 'A document list needs exactly one selector: `processRef`, `taskId`, or `capability` with `ownerEntityId`.' },
   'malformed-multipart': { status: 400, meaning: 'The multipart body or its boundary is malformed or incomplete.' },
@@ -41,6 +42,8 @@ export const errorCodes = {
 
   'authentication-required': { status: 401, meaning: 'A route open to API clients got neither HTTP Basic credentials nor the gateway identity.' },
   'invalid-credentials': { status: 401, meaning: 'The HTTP Basic credentials are malformed, unknown, revoked, of another tenant, or wrong.' },
+  'token-required': { status: 401, meaning: 'In `jwt` mode the request carries no assertion in `auth.jwt-header`; `WWW-Authenticate: Bearer` says so.' },
+  'invalid-token': { status: 401, meaning: 'In `jwt` mode the assertion is malformed, expired, not yet valid, of another issuer or audience, signed by an unknown key or a refused algorithm, or lacks the user claim; `WWW-Authenticate` names which.' },
   'internal-key-invalid': { status: 401, meaning: '`X-Internal-Key` is missing or wrong on an internal route.' },
   'webhook-secret-invalid': { status: 401, meaning: '`X-Voice-Secret` is missing or wrong while the webhook requires it.' },
 
@@ -164,6 +167,7 @@ export const errorCodes = {
   'secrets-unavailable': { status: 503, meaning: 'Secret storage is not configured (`secrets.master-key` is unset).' },
   'provider-key-unreadable': { status: 503, meaning: 'The stored provider key cannot be opened; connect it again.' },
   'provider-rate-limited': { status: 503, meaning: 'The voice provider is rate-limiting this account.' },
+  'identity-provider-unavailable': { status: 503, meaning: "In `jwt` mode the identity provider's key set (`auth.jwks-url`) could not be fetched or read, so no assertion can be checked; retry after `Retry-After` seconds." },
   'registry-unavailable': { status: 503, meaning: 'The remote document registry did not answer usably.' },
   'render-queue-full': { status: 503, meaning: 'Submission PDF renders are saturated on this node (one at a time behind a bounded queue); retry after `Retry-After` seconds.' },
   'renderer-unavailable': { status: 503, meaning: 'Headless Chromium could not be started or crashed during a render.' },

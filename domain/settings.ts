@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isAddressRange } from './net/address-ranges';
+import { authSettingDefs } from './auth-settings';
 
 /**
  * Every setting of the service, in one table. A setting named `a.b-c` is read from the
@@ -380,6 +381,7 @@ export const settingDefs = {
     'OpenTelemetry OTLP/HTTP endpoint (the standard `OTEL_EXPORTER_OTLP_ENDPOINT`; spans go to `<endpoint>/v1/traces`). Unset: tracing is off. The exporter also honours the other standard `OTEL_EXPORTER_OTLP_*` variables.',
   ),
   'otel.service-name': def(optionalText, '', 'The standard `OTEL_SERVICE_NAME` of exported spans; unset: `platform-api` or `platform-worker` after the process role.'),
+  ...authSettingDefs,
 } as const;
 
 export type SettingName = keyof typeof settingDefs;

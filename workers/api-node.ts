@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { startServer } from '../api/server';
 import { ChromiumPrinter } from '../integrations/chromium/printer';
 import { mailerFor } from '../integrations/mail/mailer';
+import { jwtVerifierFor } from '../integrations/identity/jwt-verifier';
 import { measureCompiledCalendars } from '../integrations/metrics/calendars';
 import { compiledCalendarCacheFor } from '../services/calendars/compiled-calendars';
 import { createListeningAccessCache } from './access-cache-listener';
@@ -33,6 +34,8 @@ export async function startApiNode(settings: Settings, runtime: Runtime, logger:
       accessCache: access.cache,
       pdfPrinter,
       compiledCalendars,
+      // auth.mode=jwt: one key set cache per node (docs/identity.md).
+      jwtVerifier: jwtVerifierFor(settings),
     },
     settings.port,
   );

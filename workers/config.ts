@@ -1,4 +1,5 @@
 import { envName, settingDefs, type SettingName, type Settings } from '../domain/settings';
+import { authSettingProblems } from '../domain/auth-settings';
 
 export { envName, settingDefs, type Settings } from '../domain/settings';
 
@@ -36,6 +37,8 @@ export function loadSettings(
       problems.push(`${variable}=${shown} is invalid for setting ${name}: ${why}`);
     }
   }
+  // Rules across settings, once each setting parsed on its own.
+  problems.push(...authSettingProblems(out as Partial<Settings>));
   if (problems.length > 0) throw new ConfigError(problems);
   return out as Settings;
 }

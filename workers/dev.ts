@@ -2,6 +2,7 @@
 // (DATABASE_URL, TEMPORAL_ADDRESS, S3_ENDPOINT); data persists under DATA_DIR (./.data). This
 // process holds the servers; the API, the worker and the dispatcher run as supervised child
 // processes (workers/supervisor.ts), each started again with backoff when it crashes.
+import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { migrateWithLock } from '../db/migrate';
@@ -14,6 +15,7 @@ import { createLogger } from './logger';
 import type { Endpoints } from './runtime';
 import { onShutdown } from './shutdown';
 import { Supervisor } from './supervisor';
+import { devSessionSecret, startDevGateway } from '../web/dev/dev-gateway';
 
 let settings;
 try {
@@ -75,6 +77,10 @@ await migrateWithLock(databaseUrl);
 // 3. URLs. A port of 0 is chosen here, so the API keeps it across restarts and it can be printed.
 const port = settings.port === 0 ? await getFreePort() : settings.port;
 const api = `http://localhost:${port}`;
+// In header mode a development gateway holds PORT (the sign-in, then the browser's identity headers)
+// and the API role listens behind it on a port of its own; in jwt mode your gateway signs the identity.
+const devGateway = settings['auth.mode'] === 'header';
+const apiPort = devGateway ? await getFreePort() : port;
 // Each role is its own process with its own metrics listener: METRICS_PORT, +1, +2.
 // A port already taken (another stack on this machine) is replaced by a free one, as for the servers.
 const roleNames = ['api', 'worker', 'dispatcher'] as const;
@@ -96,6 +102,9 @@ process.stdout.write(
     `  API docs         ${api}/docs   (OpenAPI: ${api}/openapi.json)`,
     `  Temporal Web UI  ${temporalUi ?? '(external Temporal: use its own UI)'}`,
     `  Readiness        ${api}/health/ready`,
+    devGateway
+      ? `  Sign in (dev)    ${api}/dev/sign-in   (development only: your browser's identity headers; curl with X-User-Id works as before)`
+      : '  Sign in (dev)    (off: AUTH_MODE=jwt, the identity comes from your gateway\'s signed assertion)',
     `  Sent mail        ${mailCatcher ? `${mailCatcher.webUrl}   (local mail catcher)` : '(external SMTP server: mail.smtp-url)'}`,
     ...metricsLines(),
     'The API, the worker and the dispatcher are restarted when they crash. Press Ctrl-C to stop every part.',
@@ -124,17 +133,30 @@ const supervisor = new Supervisor({
     [envName('s3.endpoint')]: s3.endpoint,
     [envName('s3.access-key-id')]: s3.accessKeyId,
     [envName('s3.secret-access-key')]: s3.secretAccessKey,
-    [envName('port')]: String(port),
+    [envName('port')]: String(apiPort),
     ...(mailCatcher ? { [envName('mail.smtp-url')]: mailCatcher.smtpUrl } : {}),
   },
   logger,
   backoffMs: settings['supervisor.restart-backoff-ms'],
   maxBackoffMs: settings['supervisor.restart-max-backoff-ms'],
 });
+// Bound before the roles start, so a taken PORT stops everything here rather than orphaning the servers.
+const gateway = devGateway
+  ? await startDevGateway(
+      { secret: settings['internal.key'] ? devSessionSecret(settings['internal.key']) : randomBytes(32), upstream: `http://127.0.0.1:${apiPort}` },
+      port,
+    ).catch(async (err: unknown) => {
+      logger.error({ err }, `the development gateway cannot listen on port ${port}`);
+      await mailCatcher?.stop().catch(() => undefined);
+      await stopAllServers();
+      process.exit(1);
+    })
+  : undefined;
 supervisor.start();
 
 onShutdown(logger, async () => {
-  // Roles first, then the servers they use; embedded servers must never be orphaned.
+  // The gateway first, then the roles, then the servers they use; embedded servers must never be orphaned.
+  await gateway?.close().catch((err) => logger.error({ err }, 'stopping the development gateway failed'));
   await supervisor.stop().catch((err) => logger.error({ err }, 'stopping the roles failed'));
   await mailCatcher?.stop().catch((err) => logger.error({ err }, 'mail catcher stop failed'));
   await stopAllServers();

@@ -10,7 +10,7 @@ import { DOCUMENT_CAPABILITIES } from '../../domain/documents/document-fields';
 import { AppError } from '../../domain/errors';
 import type { RegistryCaller, ServicePrincipal } from '../../services/documents/registry-caller';
 import type { AppEnv } from '../env';
-import { readHeader, tenantIdentity, userIdentity } from '../middleware/identity';
+import { internalCallerUserIdentity, readHeader, tenantIdentity } from '../middleware/identity';
 import { TENANT_ID } from '../openapi';
 import { accepts } from '../openapi-security';
 import { registryCaller } from './request-parts';
@@ -70,7 +70,7 @@ export function internalRegistryCaller(c: Context<AppEnv>): RegistryCaller {
 export const registryIdentity = accepts(
   createMiddleware<AppEnv>(async (c, next) => {
     if (principalHeader(c) === undefined) {
-      await userIdentity(c, async () => {
+      await internalCallerUserIdentity(c, async () => {
         await tenantIdentity(c, next);
       });
       return;

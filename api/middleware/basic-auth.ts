@@ -5,7 +5,7 @@ import type { CodeWithStatus } from '../../domain/error-codes';
 import { authenticateApiClient } from '../../services/access/api-client-auth';
 import type { AppEnv } from '../env';
 import { accepts } from '../openapi-security';
-import { userIdentity } from './identity';
+import { hasGatewayIdentity, userIdentity } from './identity';
 
 export const BASIC_CHALLENGE = 'Basic realm="tenant-capability-platform", charset="UTF-8"';
 
@@ -20,7 +20,8 @@ const unauthorized = (code: CodeWithStatus<401>, detail: string) => new AppError
  */
 export const basicOrGatewayIdentity = accepts(createMiddleware<AppEnv>(async (c, next) => {
   const creds = parseBasicAuthorization(c.req.header('Authorization'));
-  const gatewayUser = c.req.header('X-User-Id');
+  // X-User-Id, or in auth.mode=jwt also the gateway's assertion (docs/identity.md).
+  const gatewayUser = hasGatewayIdentity(c);
   if (creds === undefined) {
     if (!gatewayUser) {
       throw unauthorized('authentication-required', 'Send HTTP Basic credentials of an API client, or the gateway identity headers');

@@ -1,12 +1,12 @@
+import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { AppError, forbidden } from '../../domain/errors';
 import { loadCaller, recordUserDirectoryEntry } from '../../services/access/callers';
 import type { AppEnv } from '../env';
 import { accepts } from '../openapi-security';
 import { TENANT_ID, USER_ID } from '../openapi';
-
-const NAME = /^[^\u0000-\u001f\u007f]{1,200}$/;
-const EMAIL = /^[^\s@]{1,100}@[^\s@]{1,200}$/;
+import { USER_EMAIL, USER_NAME, type RequestUser } from './identity-fields';
+import { assertionOf, readAssertedUser } from './jwt-identity';
 
 /** Last directory values written per user, so a steady stream of requests causes no writes. */
 const seenDirectory = new Map<string, string>();
@@ -27,11 +27,16 @@ function optionalHeader(c: { req: { header(n: string): string | undefined } }, n
   return value;
 }
 
-/** X-User-Id (asserted by the gateway) is required; X-User-Name / X-User-Email refresh the directory. */
-export const userIdentity = accepts(createMiddleware<AppEnv>(async (c, next) => {
-  const userId = readHeader(c, 'X-User-Id', USER_ID);
-  const name = optionalHeader(c, 'X-User-Name', NAME);
-  const email = optionalHeader(c, 'X-User-Email', EMAIL);
+/** `header` mode: X-User-Id (asserted by the gateway) is required; X-User-Name / X-User-Email refresh the directory. */
+function readHeaderUser(c: Context<AppEnv>): RequestUser {
+  return {
+    userId: readHeader(c, 'X-User-Id', USER_ID),
+    name: optionalHeader(c, 'X-User-Name', USER_NAME),
+    email: optionalHeader(c, 'X-User-Email', USER_EMAIL),
+  };
+}
+
+async function establishUser(c: Context<AppEnv>, { userId, name, email }: RequestUser) {
   if (name !== undefined || email !== undefined) {
     const stamp = `${name ?? ''}\u0000${email ?? ''}`;
     if (seenDirectory.get(userId) !== stamp) {
@@ -41,8 +46,32 @@ export const userIdentity = accepts(createMiddleware<AppEnv>(async (c, next) => 
     }
   }
   c.set('userId', userId);
+}
+
+/**
+ * The calling user, as `auth.mode` says to believe it: the gateway's X-User-Id headers
+ * (`header`), or the claims of the assertion it signs (`jwt`, docs/identity.md).
+ */
+export const userIdentity = accepts(createMiddleware<AppEnv>(async (c, next) => {
+  const jwt = c.get('deps').settings['auth.mode'] === 'jwt';
+  await establishUser(c, jwt ? await readAssertedUser(c) : readHeaderUser(c));
   await next();
 }), ['UserId']);
+
+/**
+ * The user named in X-User-Id by a platform service that authenticated itself with the internal
+ * key (a remote registry's calling tier), whatever `auth.mode` says: that tier verified its own caller.
+ */
+export const internalCallerUserIdentity = createMiddleware<AppEnv>(async (c, next) => {
+  await establishUser(c, readHeaderUser(c));
+  await next();
+});
+
+/** Whether the request carries a gateway identity of the configured mode (for routes that also take HTTP Basic). */
+export function hasGatewayIdentity(c: Context<AppEnv>): boolean {
+  if (c.req.header('X-User-Id')) return true;
+  return c.get('deps').settings['auth.mode'] === 'jwt' && assertionOf(c) !== undefined;
+}
 
 /**
  * Tenant routes: X-Tenant-Id names the tenant. An unknown tenant is 404; a caller who is not a

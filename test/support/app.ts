@@ -2,6 +2,7 @@ import pino from 'pino';
 import { afterAll, beforeAll } from 'vitest';
 import { createApp } from '../../api/app';
 import type { AppDeps } from '../../api/deps';
+import { jwtVerifierFor } from '../../integrations/identity/jwt-verifier';
 import { mailerFor } from '../../integrations/mail/mailer';
 import { compiledCalendarCacheFor } from '../../services/calendars/compiled-calendars';
 import { createListeningAccessCache } from '../../workers/access-cache-listener';
@@ -56,6 +57,8 @@ export function useTestApp(overrides: Partial<Settings> & { deps?: Partial<AppDe
       accessCache: access.cache,
       // The production compiled-calendar cache, so every calendar test goes through it.
       compiledCalendars: compiledCalendarCacheFor(ctx.settings),
+      // auth.mode=jwt: the production verifier on the settings' key set (a test may pass its own).
+      jwtVerifier: jwtVerifierFor(ctx.settings),
       ...extraDeps,
     };
     ctx.app = createApp(ctx.deps);
