@@ -88,6 +88,16 @@ export const settingDefs = {
   'temporal.namespace': def(text, 'default', 'Temporal namespace.'),
   'temporal.task-queue': def(text, 'platform', 'Task queue of the platform worker.'),
   'temporal.ui-port': def(int(1, 65535), '8233', 'Web UI port of the embedded Temporal dev server.'),
+  'temporal.ui-url': def(
+    optionalUrl,
+    '',
+    "Base URL of the Temporal Web UI the console's Workflows page links operators to (filtered by the tenant's `TenantId` search attribute). `npm start` sets it to the embedded dev server's UI; unset: the link is hidden.",
+  ),
+  'console.dev-sign-in': def(
+    bool,
+    'false',
+    "Console pages offer the development gateway's sign-in (`/dev/sign-in`) and sign-out (`POST /dev/sign-out`). `npm start` turns it on when it runs that gateway; leave it off in production, where an identity-aware proxy signs people in (docs/identity.md).",
+  ),
   's3.endpoint': def(optionalUrl, '', 'S3 endpoint URL. Unset: `npm start` runs SeaweedFS under data-dir.'),
   's3.region': def(text, 'us-east-1', 'S3 region.'),
   's3.bucket': def(text, 'platform-documents', 'Bucket for documents (created with versioning and object lock).'),

@@ -1,10 +1,11 @@
 import { reachableSigner } from '../services/signatures/signer-access';
 import { createRouter } from '../api/openapi';
+import { consoleRoutes } from './console/routes';
 import { embedPageRoutes } from './forms/embed-page-routes';
 import { respondPageRoutes } from './forms/respond-page-routes';
 import { signPageRoutes } from './signatures/sign-page-routes';
 
-/** The server-rendered pages: the hosted embed, respond and sign pages, and the embed SDK. */
+/** The server-rendered pages: the hosted embed, respond and sign pages, the embed SDK, and the console. */
 export function webRoutes() {
   const app = createRouter();
   app.route('/', embedPageRoutes());
@@ -17,5 +18,6 @@ export function webRoutes() {
       return signer && { codeFirst: signer.recipient.verify === 'EMAIL_OTP' };
     }),
   );
+  app.route('/', consoleRoutes());
   return app;
 }

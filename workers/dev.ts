@@ -134,6 +134,9 @@ const supervisor = new Supervisor({
     [envName('s3.access-key-id')]: s3.accessKeyId,
     [envName('s3.secret-access-key')]: s3.secretAccessKey,
     [envName('port')]: String(apiPort),
+    // The console links operators to this stack's Temporal Web UI and offers the development sign-out.
+    ...(temporalUi ? { [envName('temporal.ui-url')]: process.env[envName('temporal.ui-url')] ?? temporalUi } : {}),
+    ...(devGateway ? { [envName('console.dev-sign-in')]: 'true' } : {}),
     ...(mailCatcher ? { [envName('mail.smtp-url')]: mailCatcher.smtpUrl } : {}),
   },
   logger,

@@ -82,9 +82,11 @@ export interface LayerViolation {
   call?: true;
 }
 
+const scriptKindOf = (path: string) => (path.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+
 /** Static imports, re-exports and dynamic `import()` calls of one file. */
 export function moduleImports(path: string, text: string): ModuleImport[] {
-  const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, false, scriptKindOf(path));
   const found: ModuleImport[] = [];
   const visit = (node: ts.Node) => {
     if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
@@ -176,7 +178,7 @@ export function queryPlacementViolations(files: readonly SourceFile[]): LayerVio
 
 /** Lines (1-based) of calls to a `.transaction(...)` method; comments and strings do not count. */
 function transactionCalls(file: SourceFile): number[] {
-  const source = ts.createSourceFile(file.path, file.text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const source = ts.createSourceFile(file.path, file.text, ts.ScriptTarget.Latest, true, scriptKindOf(file.path));
   const lines: number[] = [];
   const visit = (node: ts.Node) => {
     if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === 'transaction') {
@@ -190,8 +192,8 @@ function transactionCalls(file: SourceFile): number[] {
 
 /** The production file a relative specifier loads (`./x`, `./x.js`, `./dir` → `./dir/index.ts`), if it is one of `files`. */
 function resolveModule(from: string, specifier: string, paths: ReadonlySet<string>): string | undefined {
-  const base = posix.normalize(posix.join(posix.dirname(from), specifier)).replace(/\.js$/, '');
-  return [`${base}.ts`, `${base}/index.ts`, base].find((candidate) => paths.has(candidate));
+  const base = posix.normalize(posix.join(posix.dirname(from), specifier)).replace(/\.jsx?$/, '');
+  return [`${base}.ts`, `${base}.tsx`, `${base}/index.ts`, `${base}/index.tsx`, base].find((candidate) => paths.has(candidate));
 }
 
 /**

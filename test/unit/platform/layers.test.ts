@@ -17,7 +17,7 @@ function productionFiles(): SourceFile[] {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith('.ts')) {
+      else if (/\.tsx?$/.test(entry.name)) {
         files.push({ path: relative(ROOT, path).split(sep).join('/'), text: readFileSync(path, 'utf8') });
       }
     }
@@ -36,6 +36,8 @@ describe('layers', () => {
     expect(files.length).toBeGreaterThan(100);
     for (const folder of LAYER_FOLDERS) expect(files.some((f) => f.path.startsWith(`${folder}/`))).toBe(true);
     expect(files.some((f) => /^(test|bench|scripts)\//.test(f.path))).toBe(false);
+    // The console's pages are .tsx (hono/jsx): they answer to the same rules.
+    expect(files.some((f) => f.path.endsWith('.tsx'))).toBe(true);
   });
 
   it('no production file imports upward', () => {
@@ -170,6 +172,16 @@ describe('the layer checker', () => {
     expect(placement('services/access/x.ts', 'await db.transaction(async (tx) => insert(tx));')).toEqual([]);
     expect(placement('db/queries/x.ts', "import { eq } from 'drizzle-orm';\nimport { t } from '../schema/forms';")).toEqual([]);
     expect(placement('workers/x.ts', "import { sql } from 'drizzle-orm';")).toEqual([]);
+  });
+
+  it('reads .tsx files (JSX included) and resolves imports of them', () => {
+    const page = 'import { consolePage } from \'./shell\';\nexport const P = () => <main>{consolePage}</main>;';
+    expect(moduleImports('web/console/p.tsx', page)).toEqual([{ specifier: './shell', typeOnly: false }]);
+    expect(check('web/console/p.tsx', "import { x } from '../../db/queries/tenants';\nconst A = () => <p>{x}</p>;")).toHaveLength(1);
+    expect(importCycles([
+      { path: 'web/console/a.tsx', text: "import { b } from './b';" },
+      { path: 'web/console/b.ts', text: "import { a } from './a';" },
+    ])).toEqual([['web/console/a.tsx', 'web/console/b.ts']]);
   });
 
   it('finds import cycles, type-only imports included, whatever the specifier form', () => {
