@@ -133,10 +133,22 @@ export const settingDefs = {
     '30000',
     'Upper bound on how long an API node trusts a cached caller snapshot if an invalidation notice were lost (0 disables the cache).',
   ),
+  'access.request-ttl-days': def(
+    int(1, 3650),
+    '30',
+    'Lifetime of a PENDING access request: older ones are EXPIRED (by every request operation as it reads them, and by the expiry sweep), which frees the one-open-request rule.',
+  ),
+  'access.request-expiry-sweep.enabled': def(
+    bool,
+    'false',
+    'Create (or resume) the Temporal Schedule of the accessRequestExpirySweep workflow at worker start-up (off by default, like every platform schedule). Without it a request past its lifetime is still EXPIRED as soon as any request operation of its tenant reads it; only its row waits until then.',
+  ),
+  'access.request-expiry-sweep.cron': def(text, '17 * * * *', 'Cron expression (UTC) of the access request expiry sweep.'),
+  'access.request-expiry-sweep.batch-size': def(int(1, 10_000), '500', 'Access requests moved to EXPIRED per sweep transaction.'),
   'dispatcher.enabled': def(bool, 'true', 'Run the outbox dispatcher in this worker process.'),
   'dispatcher.capabilities': def(
     list,
-    'PHONE,FORMS,SIGNATURES,DOCUMENTS',
+    'PHONE,FORMS,SIGNATURES,DOCUMENTS,WEBHOOKS,SLA,ACCESS',
     'Capabilities whose outbox rows this node dispatches (per-capability switch).',
   ),
   'dispatcher.poll-ms': def(int(50, 600_000), '2000', 'Polling fallback when no NOTIFY arrives.'),
@@ -391,6 +403,7 @@ export const settingDefs = {
     'OpenTelemetry OTLP/HTTP endpoint (the standard `OTEL_EXPORTER_OTLP_ENDPOINT`; spans go to `<endpoint>/v1/traces`). Unset: tracing is off. The exporter also honours the other standard `OTEL_EXPORTER_OTLP_*` variables.',
   ),
   'otel.service-name': def(optionalText, '', 'The standard `OTEL_SERVICE_NAME` of exported spans; unset: `platform-api` or `platform-worker` after the process role.'),
+  // Identity at the edge (docs/identity.md)
   ...authSettingDefs,
 } as const;
 

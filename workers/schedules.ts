@@ -7,6 +7,7 @@ import {
 } from '@temporalio/client';
 import type { Workflow } from '@temporalio/common';
 import type { Logger } from 'pino';
+import { AccessRequestExpirySweepProcess } from '../domain/access/expiry-processes';
 import { RetentionPurgeProcess } from '../domain/documents/retention-purge-process';
 import { FormExpirySweepProcess } from '../domain/forms/outbound-expiry-process';
 import type { KeyedProcessContract } from '../domain/process-contract';
@@ -70,8 +71,22 @@ export const formExpirySweepSchedule = schedule({
   note: (settings) => `formExpirySweep moves open form instances past expiresAt to EXPIRED, ${settings['forms.expiry-sweep.batch-size']} per batch`,
 });
 
+export const ACCESS_REQUEST_EXPIRY_SWEEP_SCHEDULE_ID = 'access-request-expiry-sweep';
+
+export const accessRequestExpirySweepSchedule = schedule({
+  id: ACCESS_REQUEST_EXPIRY_SWEEP_SCHEDULE_ID,
+  label: 'access request expiry sweep',
+  enabledBy: 'access.request-expiry-sweep.enabled',
+  cron: (settings) => settings['access.request-expiry-sweep.cron'],
+  process: AccessRequestExpirySweepProcess,
+  input: (settings) => ({ ttlDays: settings['access.request-ttl-days'], batchSize: settings['access.request-expiry-sweep.batch-size'] }),
+  workflowId: 'access:all-tenants:request-expiry-sweep',
+  workflowExecutionTimeout: '1 hour',
+  note: (settings) => `accessRequestExpirySweep moves PENDING access requests older than ${settings['access.request-ttl-days']} days to EXPIRED`,
+});
+
 /** Every schedule the platform runs; a worker ensures each one at start-up. */
-export const PLATFORM_SCHEDULES: readonly PlatformSchedule[] = [retentionPurgeSchedule, formExpirySweepSchedule];
+export const PLATFORM_SCHEDULES: readonly PlatformSchedule[] = [retentionPurgeSchedule, formExpirySweepSchedule, accessRequestExpirySweepSchedule];
 
 export type ScheduleOutcome = 'created' | 'updated' | 'paused' | 'absent';
 

@@ -1,3 +1,4 @@
+import { createAccessExpiryActivities } from '../activities/access-expiry';
 import { createCalendarActivities } from '../activities/calendars';
 import { createDocumentActivities } from '../activities/documents';
 import { createFormActivities } from '../activities/forms';
@@ -5,6 +6,7 @@ import { createOutboundFormActivities } from '../activities/outbound-forms';
 import { createOutboxActivities } from '../activities/outbox';
 import { createPhoneActivities } from '../activities/phone';
 import { createSignatureActivities } from '../activities/signatures';
+import { createSlaClockActivities } from '../activities/sla-clocks';
 import { createWorkerIntegrations, type WorkerResources } from './worker-integrations';
 
 /**
@@ -18,6 +20,8 @@ export function createActivities(resources: WorkerResources) {
     ...createDocumentActivities(deps),
     ...createPhoneActivities(deps),
     ...createCalendarActivities(deps),
+    ...createSlaClockActivities(deps),
+    ...createAccessExpiryActivities(deps),
     ...createFormActivities(deps),
     ...createOutboundFormActivities(deps),
     ...createSignatureActivities(deps),

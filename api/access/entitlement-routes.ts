@@ -18,7 +18,7 @@ import {
   tenantParam,
   userParam,
 } from '../openapi';
-import { Grant, GrantBody, Level, Subscription, toIso } from './schemas';
+import { Grant, GrantBody, Level, Subscription, toIso, toIsoOrNull } from './schemas';
 
 const tags = ['Access: subscriptions and grants'];
 const member = asMember;
@@ -157,6 +157,7 @@ export function entitlementRoutes() {
           effectiveLevel: r.subscription === 'ACTIVE' ? r.level : null,
           grantedBy: r.grantedBy,
           grantedAt: toIso(r.grantedAt),
+          expiresAt: toIsoOrNull(r.expiresAt),
         })),
         200,
       );
@@ -169,6 +170,9 @@ export function entitlementRoutes() {
       path: '/api/tenants/{t}/users/{u}/capabilities/{code}',
       tags,
       summary: 'Set a grant; 409 when the tenant is not subscribed (owner or operator)',
+      description:
+        'With `expiresAt` (in the future, else 400) the grant is revoked by a durable timer at that instant (audit reason `expired`); ' +
+        'a new or removed end reschedules it, and a PUT without `expiresAt` leaves the grant without an end.',
       middleware: owner,
       request: { params: tuc, body: jsonBody(GrantBody) },
       responses: { 200: jsonContent(Grant), ...problemResponses(400, 403, 404, 409, 422, 503) },
@@ -176,13 +180,16 @@ export function entitlementRoutes() {
     async (c) => {
       const { t, u, code } = c.req.valid('param');
       const actor = c.get('caller').userId;
-      const level = c.req.valid('json').level;
-      const { grant: row, capability, userName } = await grantCapability(c.get('deps').db, {
+      const { level, expiresAt } = c.req.valid('json');
+      const deps = c.get('deps');
+      const { grant: row, capability, userName } = await grantCapability(deps.db, {
         tenantId: t,
         userId: u,
         code,
         level,
         actor,
+        expiresAt: expiresAt ? new Date(expiresAt) : null,
+        now: deps.clock?.(),
       });
       return c.json(
         {
@@ -195,6 +202,7 @@ export function entitlementRoutes() {
           effectiveLevel: row.level,
           grantedBy: row.grantedBy,
           grantedAt: toIso(row.grantedAt),
+          expiresAt: toIsoOrNull(row.expiresAt),
         },
         200,
       );

@@ -10,7 +10,7 @@ import {
 import { parseJsonBody } from '../body';
 import { asMember, ownerOrOperator, tenantIdentity, userIdentity } from '../middleware/identity';
 import { createRouter, jsonBody, jsonContent, problemResponses, uuidParam } from '../openapi';
-import { AccessRequest, AccessRequestBody, ApproveBody, DenyBody, toIso, toIsoOrNull } from './schemas';
+import { AccessRequest, AccessRequestBody, AccessRequestStatus, ApproveBody, DenyBody, toIso, toIsoOrNull } from './schemas';
 
 const tags = ['Access: requests'];
 const member = asMember;
@@ -28,6 +28,7 @@ const view = (r: NamedAccessRequest) => ({
   grantedLevel: r.grantedLevel,
   status: r.status,
   note: r.note,
+  requestedDurationDays: r.requestedDurationDays,
   decidedBy: r.decidedBy,
   decidedByName: r.decidedByName,
   decisionNote: r.decisionNote,
@@ -45,14 +46,16 @@ export function requestRoutes() {
       tags,
       summary: 'Request access to a capability',
       description:
-        '409 when already granted at (or above) that level or an open request exists; 422 for an unknown, retired or unsubscribed capability.',
+        '409 when already granted at (or above) that level or an open request exists (a PENDING request older than `access.request-ttl-days` ' +
+        'is EXPIRED first and no longer counts); 422 for an unknown, retired or unsubscribed capability. `durationDays` asks for a grant that ends.',
       middleware: member,
       request: { body: jsonBody(AccessRequestBody) },
       responses: { 201: jsonContent(AccessRequest, 'Created'), ...problemResponses(400, 403, 404, 409, 422) },
     }),
     async (c) => {
       const { tenantId, userId } = c.get('caller');
-      const row = await submitAccessRequest(c.get('deps').db, { ...c.req.valid('json'), tenantId, userId });
+      const { db, settings } = c.get('deps');
+      const row = await submitAccessRequest(db, { ...c.req.valid('json'), tenantId, userId, requestTtlDays: settings['access.request-ttl-days'] });
       return c.json(view(row), 201);
     },
   );
@@ -68,7 +71,8 @@ export function requestRoutes() {
     }),
     async (c) => {
       const { tenantId, userId } = c.get('caller');
-      return c.json((await listAccessRequestsWithNames(c.get('deps').db, { tenantId, userId })).map(view), 200);
+      const { db, settings } = c.get('deps');
+      return c.json((await listAccessRequestsWithNames(db, { tenantId, userId, requestTtlDays: settings['access.request-ttl-days'] })).map(view), 200);
     },
   );
 
@@ -84,7 +88,8 @@ export function requestRoutes() {
     }),
     async (c) => {
       const { tenantId, userId } = c.get('caller');
-      const row = await cancelAccessRequest(c.get('deps').db, { tenantId, userId, id: c.req.valid('param').id });
+      const { db, settings } = c.get('deps');
+      const row = await cancelAccessRequest(db, { tenantId, userId, id: c.req.valid('param').id, requestTtlDays: settings['access.request-ttl-days'] });
       return c.json(view(row), 200);
     },
   );
@@ -97,14 +102,16 @@ export function requestRoutes() {
       summary: 'Owner queue (owner or operator); status defaults to PENDING',
       middleware: decider,
       request: {
-        query: z.object({ status: z.enum(['PENDING', 'APPROVED', 'DENIED', 'CANCELLED']).default('PENDING') }),
+        query: z.object({ status: AccessRequestStatus.default('PENDING') }),
       },
       responses: { 200: jsonContent(z.array(AccessRequest)), ...problemResponses(400, 403, 404) },
     }),
     async (c) => {
-      const rows = await listAccessRequestsWithNames(c.get('deps').db, {
+      const { db, settings } = c.get('deps');
+      const rows = await listAccessRequestsWithNames(db, {
         tenantId: c.get('caller').tenantId,
         status: c.req.valid('query').status,
+        requestTtlDays: settings['access.request-ttl-days'],
       });
       return c.json(rows.map(view), 200);
     },
@@ -115,8 +122,9 @@ export function requestRoutes() {
       method: 'post',
       path: '/api/org/access-requests/{id}/approve',
       tags,
-      summary: 'Approve; optional `level` overrides the requested level (same path as a direct grant)',
-      description: 'Self-approval is refused (403 `self-approval`); 409 when not PENDING or the tenant is not subscribed.',
+      summary: 'Approve; optional `level` overrides the requested level, `expiresAt` sets when the grant ends (same path as a direct grant)',
+      description:
+        "Self-approval is refused (403 `self-approval`); 409 when not PENDING (also EXPIRED) or the tenant is not subscribed. Without `expiresAt` the request's `durationDays` (from now) decides the grant's end, else it has none.",
       middleware: decider,
       request: {
         params: idParams,
@@ -127,7 +135,16 @@ export function requestRoutes() {
     async (c) => {
       const { tenantId, userId } = c.get('caller');
       const body = (await readOptionalJson(await c.req.text(), ApproveBody)) ?? {};
-      const row = await approveAccessRequest(c.get('deps').db, { tenantId, userId, id: c.req.valid('param').id, level: body.level });
+      const { db, settings, clock } = c.get('deps');
+      const row = await approveAccessRequest(db, {
+        tenantId,
+        userId,
+        id: c.req.valid('param').id,
+        level: body.level,
+        expiresAt: body.expiresAt ? new Date(body.expiresAt) : undefined,
+        now: clock?.(),
+        requestTtlDays: settings['access.request-ttl-days'],
+      });
       return c.json(view(row), 200);
     },
   );
@@ -148,11 +165,13 @@ export function requestRoutes() {
     async (c) => {
       const { tenantId, userId } = c.get('caller');
       const body = (await readOptionalJson(await c.req.text(), DenyBody)) ?? {};
-      const row = await denyAccessRequest(c.get('deps').db, {
+      const { db, settings } = c.get('deps');
+      const row = await denyAccessRequest(db, {
         tenantId,
         userId,
         id: c.req.valid('param').id,
         decisionNote: body.decisionNote,
+        requestTtlDays: settings['access.request-ttl-days'],
       });
       return c.json(view(row), 200);
     },

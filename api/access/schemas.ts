@@ -1,10 +1,14 @@
 import { z } from '@hono/zod-openapi';
+import { ACCESS_REQUEST_STATUSES, MAX_REQUEST_DURATION_DAYS } from '../../domain/access/expiry';
 import { LEVELS } from '../../domain/access/levels';
 import { CAPABILITY_CODE, TENANT_ID } from '../openapi';
-import { text } from '../vocabulary';
+import { int32, text } from '../vocabulary';
 
 export const Level = z.enum(LEVELS).openapi('Level');
 const iso = z.string().openapi({ format: 'date-time' });
+/** An instant with its offset (`Z` or `±hh:mm`), as a grant's end. */
+const instant = z.iso.datetime({ offset: true }).openapi({ format: 'date-time', example: '2027-01-31T17:00:00Z' });
+export const AccessRequestStatus = z.enum(ACCESS_REQUEST_STATUSES).openapi('AccessRequestStatus');
 /** A candidate group's name within its tenant. */
 export const GROUP_NAME = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 const code = z.string().regex(CAPABILITY_CODE, 'must be an upper-case capability code');
@@ -54,10 +58,19 @@ export const Grant = z
     effectiveLevel: Level.nullable().openapi({ description: 'null while the subscription is not ACTIVE (rule 1)' }),
     grantedBy: z.string(),
     grantedAt: iso,
+    expiresAt: iso.nullable().openapi({ description: 'When the grant is revoked by its timer (audit reason `expired`); null: until revoked' }),
   })
   .openapi('Grant');
 
-export const GrantBody = z.object({ level: Level }).openapi('GrantBody');
+export const GrantBody = z
+  .object({
+    level: Level,
+    expiresAt: instant
+      .nullable()
+      .optional()
+      .openapi({ description: 'When the grant ends (in the future). Absent or null: it lasts until revoked; a PUT without it removes an end.' }),
+  })
+  .openapi('GrantBody');
 
 export const AccessRequest = z
   .object({
@@ -69,8 +82,9 @@ export const AccessRequest = z
     capabilityName: z.string().nullable(),
     requestedLevel: Level,
     grantedLevel: Level.nullable(),
-    status: z.enum(['PENDING', 'APPROVED', 'DENIED', 'CANCELLED']),
+    status: AccessRequestStatus,
     note: z.string().nullable(),
+    requestedDurationDays: z.number().int().nullable().openapi({ description: 'The grant duration asked for; an approval without expiresAt grants it for this long' }),
     decidedBy: z.string().nullable(),
     decidedByName: z.string().nullable(),
     decisionNote: z.string().nullable(),
@@ -84,10 +98,18 @@ export const AccessRequestBody = z
     capabilityCode: code,
     requestedLevel: Level,
     note: text({ min: 0, max: 2000, trim: false }).optional(),
+    durationDays: int32({ min: 1, max: MAX_REQUEST_DURATION_DAYS })
+      .optional()
+      .openapi({ description: 'Ask for a grant that ends this many days after the approval' }),
   })
   .openapi('AccessRequestCreate');
 
-export const ApproveBody = z.object({ level: Level.optional() }).openapi('ApproveBody');
+export const ApproveBody = z
+  .object({
+    level: Level.optional(),
+    expiresAt: instant.optional().openapi({ description: "When the grant ends (in the future); default: the request's durationDays from now, else never" }),
+  })
+  .openapi('ApproveBody');
 export const DenyBody = z.object({ decisionNote: text({ min: 0, max: 2000, trim: false }).optional() }).openapi('DenyBody');
 
 export const TenantBody = z

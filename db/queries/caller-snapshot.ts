@@ -15,7 +15,8 @@ export interface CallerSnapshot {
 }
 
 /**
- * One prepared round trip. Ownership and operator status are asked of the groups ("does this
+ * One prepared round trip. A grant past its end counts no more even before its timer revokes it
+ * (docs/access.md "Expiry"). Ownership and operator status are asked of the groups ("does this
  * group contain the user?", rule 7), never derived from the user's list of groups.
  */
 export async function loadCallerSnapshot(
@@ -37,7 +38,8 @@ export async function loadCallerSnapshot(
       coalesce((select json_object_agg(capability_code, status) from capability_subscriptions
                 where tenant_id = ${tenantId}), '{}'::json) as s,
       coalesce((select json_object_agg(capability_code, level) from capability_grants
-                where tenant_id = ${tenantId} and user_id = ${userId}), '{}'::json) as g`;
+                where tenant_id = ${tenantId} and user_id = ${userId}
+                  and (expires_at is null or expires_at > now())), '{}'::json) as g`;
   return {
     tenantExists: !!r?.t,
     isMember: !!r?.m,

@@ -66,6 +66,7 @@ export async function listGrants(db: DbOrTx, tenantId: string, userId: string) {
       level: capabilityGrants.level,
       grantedBy: capabilityGrants.grantedBy,
       grantedAt: capabilityGrants.grantedAt,
+      expiresAt: capabilityGrants.expiresAt,
       capabilityName: capabilities.name,
       subscription: capabilitySubscriptions.status,
     })
@@ -96,13 +97,27 @@ export async function getGrant(db: DbOrTx, tenantId: string, userId: string, cod
   return rows[0] ?? null;
 }
 
-export async function upsertGrant(db: DbOrTx, tenantId: string, userId: string, code: string, level: Level, by: string) {
+/** A grant's end and the timer that revokes it at that end (both null: the grant lasts until revoked). */
+export interface GrantExpiryColumns {
+  expiresAt: Date | null;
+  expiryId: string | null;
+}
+
+export async function upsertGrant(
+  db: DbOrTx,
+  tenantId: string,
+  userId: string,
+  code: string,
+  level: Level,
+  by: string,
+  expiry: GrantExpiryColumns = { expiresAt: null, expiryId: null },
+) {
   const rows = await db
     .insert(capabilityGrants)
-    .values({ tenantId, userId, capabilityCode: code, level, grantedBy: by })
+    .values({ tenantId, userId, capabilityCode: code, level, grantedBy: by, ...expiry })
     .onConflictDoUpdate({
       target: [capabilityGrants.tenantId, capabilityGrants.userId, capabilityGrants.capabilityCode],
-      set: { level, grantedBy: by, grantedAt: sql`now()` },
+      set: { level, grantedBy: by, grantedAt: sql`now()`, ...expiry },
     })
     .returning();
   await notifyAccessChanged(db, tenantId);
@@ -122,6 +137,22 @@ export async function deleteGrant(db: DbOrTx, tenantId: string, userId: string, 
     .returning();
   await notifyAccessChanged(db, tenantId);
   return rows[0] ?? null;
+}
+
+/** The grant, locked for this transaction (a revoke and its timer, or two writes, take turns). */
+export async function lockGrant(db: DbOrTx, { tenantId, userId, code }: { tenantId: string; userId: string; code: string }) {
+  const rows = await db
+    .select()
+    .from(capabilityGrants)
+    .where(and(eq(capabilityGrants.tenantId, tenantId), eq(capabilityGrants.userId, userId), eq(capabilityGrants.capabilityCode, code)))
+    .for('update');
+  return rows[0] ?? null;
+}
+
+/** The database's clock, so an expiry is judged by one clock whatever node asks. */
+export async function databaseNow(db: DbOrTx): Promise<Date> {
+  const rows = await db.execute<{ now: string | Date }>(sql`select now() as now`);
+  return new Date(rows[0]!.now);
 }
 
 export async function deleteUserGrants(db: DbOrTx, tenantId: string, userId: string) {

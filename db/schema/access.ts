@@ -1,8 +1,10 @@
 import { sql } from 'drizzle-orm';
 import {
   bigserial,
+  check,
   foreignKey,
   index,
+  integer,
   jsonb,
   pgTable,
   primaryKey,
@@ -11,6 +13,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { ACCESS_REQUEST_STATUSES } from '../../domain/access/expiry';
 import { LEVELS } from '../../domain/access/levels';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
@@ -124,9 +127,14 @@ export const capabilityGrants = pgTable(
     level: text('level', { enum: LEVELS }).notNull(),
     grantedBy: text('granted_by').notNull(),
     grantedAt: timestamp('granted_at', { withTimezone: true }).notNull().defaultNow(),
+    /** When the grant is revoked by its timer (migration 0026); null: it lasts until revoked. */
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    /** The grantExpiry process that revokes it (set exactly when expiresAt is): a renewal gets a new one. */
+    expiryId: uuid('expiry_id'),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.userId, t.capabilityCode] }),
+    check('capability_grants_expiry_ck', sql`(${t.expiresAt} is null) = (${t.expiryId} is null)`),
     // A grant exists only on a membership: removing the member removes it, whatever raced.
     foreignKey({
       name: 'capability_grants_membership_fk',
@@ -148,10 +156,12 @@ export const accessRequests = pgTable(
       .notNull()
       .references(() => capabilities.code),
     requestedLevel: text('requested_level', { enum: LEVELS }).notNull(),
-    status: text('status', { enum: ['PENDING', 'APPROVED', 'DENIED', 'CANCELLED'] })
+    status: text('status', { enum: ACCESS_REQUEST_STATUSES })
       .notNull()
       .default('PENDING'),
     note: text('note'),
+    /** The grant's duration the requester asked for; an approval without expiresAt grants it for this long. */
+    requestedDurationDays: integer('requested_duration_days'),
     grantedLevel: text('granted_level', { enum: LEVELS }),
     decidedBy: text('decided_by'),
     decisionNote: text('decision_note'),
@@ -164,6 +174,8 @@ export const accessRequests = pgTable(
       .on(t.tenantId, t.userId, t.capabilityCode)
       .where(sql`status = 'PENDING'`),
     index('access_requests_tenant_status_idx').on(t.tenantId, t.status, t.createdAt),
+    index('access_requests_pending_created_idx').on(t.createdAt).where(sql`status = 'PENDING'`),
+    check('access_requests_duration_ck', sql`${t.requestedDurationDays} is null or ${t.requestedDurationDays} between 1 and 3650`),
   ],
 );
 

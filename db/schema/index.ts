@@ -11,3 +11,4 @@ export * from './signatures';
 export * from './form-events';
 export * from './embed-sessions';
 export * from './signature-instances';
+export * from './sla-clocks';

@@ -1,25 +1,43 @@
-import type { Db } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
 import { insertAudit } from '../../db/queries/access-audit';
 import {
   decideAccessRequest,
+  expireOverdueRequests,
   getAccessRequest,
   insertAccessRequest,
   listAccessRequests,
   type AccessRequestRow,
   type AccessRequestStatus,
+  type OverdueRequestScope,
 } from '../../db/queries/access-requests';
 import { capabilityNames, getCapability } from '../../db/queries/catalog';
 import { getGrant, getSubscription } from '../../db/queries/entitlements';
 import { lockTenant, userNames } from '../../db/queries/membership';
 import { withTransactionRetry } from '../../db/transaction-retry';
+import { approvalExpiry, requireFutureExpiry } from '../../domain/access/expiry';
 import { levelCovers, type Level } from '../../domain/access/levels';
 import { AppError, conflict, forbidden, notFound } from '../../domain/errors';
 import { setGrant } from './grants';
 
-/** Who acts on a request, in which tenant: the requester, or the owner or operator deciding. */
+/**
+ * Who acts on a request, in which tenant: the requester, or the owner or operator deciding; and
+ * the lifetime of a PENDING request (setting access.request-ttl-days; its default when absent).
+ */
 export interface RequestActor {
   tenantId: string;
   userId: string;
+  requestTtlDays?: number | undefined;
+}
+
+/** The default of access.request-ttl-days, for callers that do not pass the setting. */
+const DEFAULT_REQUEST_TTL_DAYS = 30;
+
+/**
+ * Requests past their lifetime become EXPIRED before any operation reads or decides them, so the
+ * lifetime holds to the minute even between runs of the expiry sweep (docs/access.md "Expiry").
+ */
+async function expireOverdue(db: DbOrTx, who: Pick<RequestActor, 'tenantId' | 'requestTtlDays'>, scope: Omit<Extract<OverdueRequestScope, { tenantId: string }>, 'tenantId'> = {}) {
+  await expireOverdueRequests(db, { ttlDays: who.requestTtlDays ?? DEFAULT_REQUEST_TTL_DAYS, scope: { tenantId: who.tenantId, ...scope } });
 }
 
 /** A request with the names of its requester, capability and decider. */
@@ -50,15 +68,16 @@ const withName = async (db: Db, row: AccessRequestRow) => (await withNames(db, [
 /** A tenant's requests, newest first: one user's (any status), or those in one status. */
 export async function listAccessRequestsWithNames(
   db: Db,
-  input: { tenantId: string; userId?: string; status?: AccessRequestStatus },
+  input: { tenantId: string; userId?: string; status?: AccessRequestStatus; requestTtlDays?: number | undefined },
 ) {
-  const { tenantId, ...filter } = input;
+  const { tenantId, requestTtlDays, ...filter } = input;
+  await expireOverdue(db, { tenantId, requestTtlDays });
   return withNames(db, await listAccessRequests(db, tenantId, filter));
 }
 
 export async function submitAccessRequest(
   db: Db,
-  input: RequestActor & { capabilityCode: string; requestedLevel: Level; note?: string | undefined },
+  input: RequestActor & { capabilityCode: string; requestedLevel: Level; note?: string | undefined; durationDays?: number | undefined },
 ) {
   const { tenantId, userId } = input;
   const code = input.capabilityCode;
@@ -74,12 +93,15 @@ export async function submitAccessRequest(
   if (grant && levelCovers(grant.level, input.requestedLevel)) {
     throw conflict('already-granted', `Caller already holds ${grant.level} on ${code}`);
   }
+  // An open request past its lifetime no longer holds the one-open-request rule.
+  await expireOverdue(db, input, { userId, capabilityCode: code });
   const row = await insertAccessRequest(db, {
     tenantId,
     userId,
     capabilityCode: code,
     requestedLevel: input.requestedLevel,
     note: input.note ?? null,
+    requestedDurationDays: input.durationDays ?? null,
   });
   if (!row) throw conflict('request-already-open', `An open request for ${code} already exists`);
   return withName(db, row);
@@ -90,6 +112,7 @@ type RequestDecision = RequestActor & { id: string };
 
 export async function cancelAccessRequest(db: Db, input: RequestDecision) {
   const { id, ...caller } = input;
+  await expireOverdue(db, caller, { id });
   const row = await getAccessRequest(db, caller.tenantId, id);
   if (!row) throw notFound('Access request', 'access-request-not-found');
   if (row.userId !== caller.userId) {
@@ -104,6 +127,7 @@ export async function cancelAccessRequest(db: Db, input: RequestDecision) {
 }
 
 async function loadForDecision(db: Db, caller: RequestActor, id: string) {
+  await expireOverdue(db, caller, { id });
   const row = await getAccessRequest(db, caller.tenantId, id);
   if (!row) throw notFound('Access request', 'access-request-not-found');
   if (row.userId === caller.userId) {
@@ -116,9 +140,15 @@ async function loadForDecision(db: Db, caller: RequestActor, id: string) {
  * Approve: the request flips and the grant is set in one transaction, via the direct-grant path.
  * The tenant lock comes before the request's row lock, in the order member removal takes them.
  */
-export async function approveAccessRequest(db: Db, input: RequestDecision & { level?: Level | undefined }) {
-  const { id, level, ...caller } = input;
+export async function approveAccessRequest(
+  db: Db,
+  input: RequestDecision & { level?: Level | undefined; expiresAt?: Date | undefined; now?: Date | undefined },
+) {
+  const { id, level, expiresAt: askedEnd, now: at, ...caller } = input;
+  const now = at ?? new Date();
+  requireFutureExpiry(askedEnd, now);
   const row = await loadForDecision(db, caller, id);
+  const expiresAt = approvalExpiry({ expiresAt: askedEnd, requestedDurationDays: row.requestedDurationDays, now });
   const approved = await withTransactionRetry(db, async (tx) => {
     await lockTenant(tx, caller.tenantId);
     const granted = level ?? row.requestedLevel;
@@ -135,6 +165,7 @@ export async function approveAccessRequest(db: Db, input: RequestDecision & { le
       level: granted,
       actor: caller.userId,
       via: { accessRequestId: id, requestedLevel: row.requestedLevel },
+      expiresAt,
     });
     await insertAudit(tx, {
       tenantId: caller.tenantId,
@@ -142,7 +173,7 @@ export async function approveAccessRequest(db: Db, input: RequestDecision & { le
       action: 'request.approve',
       subjectUserId: row.userId,
       capabilityCode: row.capabilityCode,
-      detail: { accessRequestId: id, level: granted },
+      detail: { accessRequestId: id, level: granted, ...(expiresAt ? { expiresAt: expiresAt.toISOString() } : {}) },
     });
     return decided;
   });
@@ -170,4 +201,12 @@ export async function denyAccessRequest(db: Db, input: RequestDecision & { decis
     return decided;
   });
   return withName(db, denied);
+}
+
+/** The expiry sweep's step: a batch of PENDING requests past `ttlDays` → EXPIRED (oldest first). */
+export async function expireRequestsBatch(db: Db, input: { ttlDays: number; batchSize: number }) {
+  const tenants = await expireOverdueRequests(db, { ttlDays: input.ttlDays, scope: { batchSize: input.batchSize } });
+  const byTenant: Record<string, number> = {};
+  for (const tenantId of tenants) byTenant[tenantId] = (byTenant[tenantId] ?? 0) + 1;
+  return { expired: tenants.length, byTenant };
 }
