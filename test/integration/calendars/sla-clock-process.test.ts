@@ -50,6 +50,9 @@ describe('slaClock process (real Temporal server, outbox dispatcher)', () => {
     const startedAt = floorMinute(Date.now()) - 3 * MINUTE;
     const clock = await start({ receivedAt: new Date(startedAt).toISOString(), budget: { minutes: 2 } });
     expect(clock.dueAt).toBe(new Date(startedAt + 2 * MINUTE).toISOString());
+    // The dispatcher starts the workflow after the API answered: until then there is no run to
+    // ask for a result (a clock already past its budget may even end, CLOSED, before we look).
+    await eventually(() => getOutboxRow(ctx.db.db, 'SLA', t.id, clock.id), (row) => row?.state === 'STARTED' || row?.state === 'CLOSED');
     const result = await handleOf(clock.id).result();
     expect(result).toEqual({ state: 'BREACHED', nextAt: null, finished: true });
     const done = await read(clock.id);
