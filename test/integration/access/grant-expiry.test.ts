@@ -42,7 +42,9 @@ describe('grants that expire (real Temporal server, outbox dispatcher)', () => {
 
   it('a grant expiring in seconds is revoked by its timer: audited with reason expired, gone from the grants and from the caller\'s capabilities', async () => {
     const t = await seedTenant(ctx, { members: ['alice'], subscribe: ['PHONE'] });
-    const expiresAt = inSeconds(2);
+    // Room for the three reads below to happen before the end, even on a loaded machine (two
+    // seconds were outrun once, and the caller snapshot rightly ignored the ended grant).
+    const expiresAt = inSeconds(15);
     const put = await api.put(grantPath(t, 'alice'), t.asOwner, { level: 'read', expiresAt });
     expect(put.status, put.text).toBe(200);
     expect(put.json).toMatchObject({ level: 'read', expiresAt });
@@ -63,7 +65,7 @@ describe('grants that expire (real Temporal server, outbox dispatcher)', () => {
 
   it('a renewed grant is not revoked by the old timer; a removed end ends its timer; the same end keeps its timer', async () => {
     const t = await seedTenant(ctx, { members: ['bob'], subscribe: ['PHONE'] });
-    await api.put(grantPath(t, 'bob'), t.asOwner, { level: 'read', expiresAt: inSeconds(3) });
+    await api.put(grantPath(t, 'bob'), t.asOwner, { level: 'read', expiresAt: inSeconds(30) });
     const first = (await expiryRow(t, 'bob'))!.expiry_id!;
     const later = inSeconds(3600);
     const renewed = await api.put(grantPath(t, 'bob'), t.asOwner, { level: 'read-write', expiresAt: later });

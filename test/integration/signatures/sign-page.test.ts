@@ -212,7 +212,9 @@ describe('hosted signing page', () => {
       route.fulfill({ response: res, json: { ...(await res.json()), pdfBase64: Buffer.from('%PDF-1.7 but nothing more').toString('base64') } });
     });
     await page.reload();
-    await expect.poll(() => page.locator('#loading').textContent()).toContain('could not be displayed');
+    // Waits on the state itself (Playwright's locator wait), not on expect.poll's one-second default,
+    // which a loaded machine outran while pdf.js was still failing.
+    await page.locator('#loading', { hasText: 'could not be displayed' }).waitFor();
     expect(await page.locator('#loading').isVisible()).toBe(true);
     expect(await page.locator('#ceremony').isHidden()).toBe(true);
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('loading');
@@ -227,7 +229,7 @@ describe('hosted signing page', () => {
     await typeAndConsent(page, 'Ada\tLovelace');
     await page.locator('#finish').click();
     const summary = page.locator('#error-summary');
-    await expect.poll(() => summary.textContent()).toContain('typedName');
+    await page.locator('#error-summary', { hasText: 'typedName' }).waitFor();
     expect(await summary.textContent()).toContain('must not contain control characters');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('error-summary');
     expect(await page.locator('#done').isHidden()).toBe(true);
