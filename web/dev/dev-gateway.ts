@@ -26,10 +26,21 @@ export function devSessionSecret(internalKey: string): Buffer {
   return createHmac('sha256', internalKey).update('development sign-in session v1').digest();
 }
 
+const UNFORWARDABLE = new Set(['TRACE', 'TRACK', 'CONNECT']);
+
 export function createDevGateway(options: DevGatewayOptions) {
   const app = new Hono();
   app.route('/', signInRoutes(options.secret));
   app.all('*', async (c) => {
+    // fetch cannot send these methods at all; the API serves none of them either. A 405 says so,
+    // where passing them on would end in the 502 below (found by the fuzzer's TRACE requests).
+    if (UNFORWARDABLE.has(c.req.method)) {
+      return c.body(
+        JSON.stringify({ type: 'about:blank', title: 'Method Not Allowed', status: 405, detail: `The development gateway does not forward ${c.req.method} requests` }),
+        405,
+        { 'Content-Type': 'application/problem+json' },
+      );
+    }
     const headers = new Headers(c.req.raw.headers);
     // curl announces large uploads with Expect: 100-continue, which fetch refuses to forward.
     headers.delete('expect');

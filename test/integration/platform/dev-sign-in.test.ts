@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../../api/server';
+import { request } from 'node:http';
 import { createDevGateway, startDevGateway, type RunningGateway } from '../../../web/dev/dev-gateway';
 import { SESSION_COOKIE } from '../../../web/dev/session-cookie';
 import { useTestApp } from '../../support/app';
@@ -139,6 +140,18 @@ describe('development sign-in through the development gateway', () => {
       const caps = await fetch(`${base}/api/capabilities`, { headers: { Cookie: `${SESSION_COOKIE}=${sessionOf(res)}` } });
       expect(caps.status).toBe(200);
       expect(Array.isArray(await caps.json())).toBe(true);
+    });
+
+    it('answers a method fetch cannot forward (TRACE) with a 405 problem, never a 5xx', async () => {
+      const answer = await new Promise<{ status: number; type: string }>((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port: served.port, path: '/api/capabilities', method: 'TRACE' }, (res) => {
+          res.resume();
+          resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type']) });
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      expect(answer).toEqual({ status: 405, type: 'application/problem+json' });
     });
   });
 });
