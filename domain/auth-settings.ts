@@ -2,11 +2,8 @@
 // Kept beside the settings table rather than in it so the table file stays readable; the table
 // spreads these in, so the loader, the README check and the env names treat them like any other.
 import { z } from 'zod';
+import { def, int } from './setting-builders';
 
-// The shape of settings.ts's SettingDef, written out: importing it would make the two files a cycle.
-const def = <T>(schema: z.ZodType<T>, dflt: string, description: string) => ({ schema, default: dflt, description, secret: false });
-
-const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const blankToUndefined = (v: string) => (v.trim() === '' ? undefined : v.trim());
 /** An RFC 9110 field name: the header a gateway puts its assertion in. */
 const headerName = z.string().trim().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/, 'must be an HTTP header name');

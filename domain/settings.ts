@@ -1,70 +1,13 @@
 import { z } from 'zod';
-import { isAddressRange } from './net/address-ranges';
 import { authSettingDefs } from './auth-settings';
+import { phoneSettingDefs } from './phone/settings';
+import { addressRangeList, bool, def, int, list, masterKey, optionalText, optionalUrl, text, url, urlList } from './setting-builders';
 
 /**
  * Every setting of the service, in one table. A setting named `a.b-c` is read from the
  * environment variable `A_B_C`. The README's settings table is checked against this list
  * by a unit test, so the two cannot drift apart.
  */
-export interface SettingDef<T> {
-  readonly schema: z.ZodType<T>;
-  /** Default as the raw string an operator would write; undefined means "unset". */
-  readonly default: string | undefined;
-  readonly description: string;
-  /** Never logged or echoed, even in start-up errors. */
-  readonly secret?: boolean;
-}
-
-const def = <T>(
-  schema: z.ZodType<T>,
-  dflt: string | undefined,
-  description: string,
-  secret = false,
-): SettingDef<T> => ({ schema, default: dflt, description, secret });
-
-const bool = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .pipe(z.enum(['true', 'false', '1', '0', 'yes', 'no']))
-  .transform((v) => v === 'true' || v === '1' || v === 'yes');
-const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
-const url = z.string().trim().url();
-const optionalUrl = z
-  .string()
-  .trim()
-  .transform((v) => (v === '' ? undefined : v))
-  .pipe(z.string().url().optional());
-const text = z.string();
-const optionalText = z
-  .string()
-  .transform((v) => (v.trim() === '' ? undefined : v))
-  .optional();
-const list = z.string().transform((v) =>
-  v
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0),
-);
-const urlList = list.refine((entries) => entries.every((e) => z.string().url().safeParse(e).success), {
-  message: 'each entry must be an absolute URL (http://tsa.example.com/tsr)',
-});
-const addressRangeList = list.refine((entries) => entries.every(isAddressRange), {
-  message: 'each entry must be an IP address or a CIDR block (10.0.0.0/8, 2001:db8::/32)',
-});
-const masterKey = z
-  .string()
-  .trim()
-  .transform((v) => (v === '' ? undefined : v))
-  .pipe(
-    z
-      .string()
-      .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded')
-      .transform((v) => Buffer.from(v, 'base64'))
-      .optional(),
-  );
-
 export const settingDefs = {
   port: def(int(0, 65535), '3000', 'HTTP port of the API (0 picks a free port).'),
   'data-dir': def(text, './.data', 'Where `npm start` keeps embedded PostgreSQL, Temporal and S3 data.'),
@@ -171,45 +114,7 @@ export const settingDefs = {
     '`npm start`: the longest restart delay; a role that ran this long before crashing starts again at the first delay.',
   ),
   // Phone (voice provider)
-  'phone.provider-base-url': def(url, 'https://api.vapi.ai', 'Base URL of the voice provider REST API.'),
-  'phone.provider-api-key': def(
-    optionalText,
-    '',
-    'Fallback provider private key for tenants without their own (dev or single-account mode).',
-    true,
-  ),
-  'phone.provider-timeout-ms': def(int(100, 120_000), '10000', 'Bound on each provider request, connect to last byte.'),
-  'phone.webhook-secret': def(
-    optionalText,
-    '',
-    'Shared secret expected in `X-Voice-Secret` on provider webhooks. Unset: webhooks are allowed and a warning is logged.',
-    true,
-  ),
-  'phone.webhook-require-secret': def(
-    bool,
-    'false',
-    'Answer 401 to a webhook whose `X-Voice-Secret` is missing or wrong (also when no secret is configured).',
-  ),
-  'phone.tool-calls-budget-ms': def(
-    int(100, 20_000),
-    '7000',
-    'Total time the `tool-calls` webhook gives its tools before answering (spec: about 7.5 s).',
-  ),
-  'phone.reconcile-after-ms': def(
-    int(1_000, 30 * 24 * 3_600_000),
-    '7200000',
-    'How long a call process waits for `PhoneCallEnded` before asking the provider for the call.',
-  ),
-  'phone.reconcile-retry-ms': def(
-    int(1_000, 30 * 24 * 3_600_000),
-    '1800000',
-    'Wait between reconciliation attempts while the provider still reports the call as running or is unreachable.',
-  ),
-  'phone.reconcile-max-attempts': def(
-    int(0, 100),
-    '4',
-    'Provider look-ups per call process; afterwards the process only waits for `PhoneCallEnded` (0: never ask).',
-  ),
+  ...phoneSettingDefs,
   // Documents (docstore)
   'docstore.max-bytes': def(int(0, 5 * 1024 ** 3), String(25 * 1024 * 1024), 'Upload size cap in bytes, counted on the stream (spec limit); above it 413.'),
   'docstore.registry-url': def(
