@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccessExpiryActivities } from '../../../activities/access-expiry';
 import { createOutboxActivities } from '../../../activities/outbox';
+import { getOutboxRow } from '../../../db/outbox';
 import { expireGrant } from '../../../services/access/grants';
 import { client, useTestApp } from '../../support/app';
 import { eventually } from '../../support/ceremony';
@@ -37,7 +38,12 @@ describe('grants that expire (real Temporal server, outbox dispatcher)', () => {
   const revokes = (t: { id: string }, user: string) =>
     ctx.db.sql<{ actor: string; detail: Record<string, unknown> }[]>`
       select actor, detail from access_audit where tenant_id = ${t.id} and subject_user_id = ${user} and action = 'grant.revoke' order by id`;
-  const timerOf = (t: { id: string }, expiryId: string) => worker.client.workflow.getHandle(`access:${t.id}:grant-expiry-${expiryId}`);
+  // The dispatcher starts the timer after the grant's commit; asking a workflow that is not yet
+  // started for its result is WorkflowNotFound, so the test waits for the start row to be sent.
+  const timerOf = async (t: { id: string }, expiryId: string) => {
+    await eventually(() => getOutboxRow(ctx.db.db, 'ACCESS', t.id, `grant-expiry-${expiryId}`), (row) => row?.state === 'STARTED' || row?.state === 'CLOSED');
+    return worker.client.workflow.getHandle(`access:${t.id}:grant-expiry-${expiryId}`);
+  };
   const inSeconds = (s: number) => new Date(Date.now() + s * 1000).toISOString();
 
   it('a grant expiring in seconds is revoked by its timer: audited with reason expired, gone from the grants and from the caller\'s capabilities', async () => {
@@ -51,7 +57,7 @@ describe('grants that expire (real Temporal server, outbox dispatcher)', () => {
     expect(await grantsOf(t, 'alice')).toMatchObject([{ capabilityCode: 'PHONE', expiresAt }]);
     expect((await api.get('/api/my-capabilities', t.as('alice'))).json).toEqual({ PHONE: 'read' });
     const { expiry_id } = (await expiryRow(t, 'alice'))!;
-    expect(await timerOf(t, expiry_id!).result()).toBe('revoked');
+    expect(await (await timerOf(t, expiry_id!)).result()).toBe('revoked');
     expect(await grantsOf(t, 'alice')).toEqual([]);
     expect((await api.get('/api/my-capabilities', t.as('alice'))).json).toEqual({});
     const audit = await ctx.db.sql<{ actor: string; detail: Record<string, unknown>; at: string | Date }[]>`
@@ -72,7 +78,7 @@ describe('grants that expire (real Temporal server, outbox dispatcher)', () => {
     expect(renewed.json).toMatchObject({ level: 'read-write', expiresAt: later });
     const second = (await expiryRow(t, 'bob'))!.expiry_id!;
     expect(second).not.toBe(first);
-    expect(await timerOf(t, first).result()).toBe('superseded');
+    expect(await (await timerOf(t, first)).result()).toBe('superseded');
     // A late run of the old timer changes nothing either.
     expect(await expireGrant(ctx.db.db, { tenantId: t.id, userId: 'bob', code: 'PHONE', expiryId: first })).toEqual({ outcome: 'superseded' });
     expect(await grantsOf(t, 'bob')).toMatchObject([{ capabilityCode: 'PHONE', expiresAt: later }]);
@@ -82,7 +88,7 @@ describe('grants that expire (real Temporal server, outbox dispatcher)', () => {
     // No end: the timer is superseded and the grant lasts.
     const forever = await api.put(grantPath(t, 'bob'), t.asOwner, { level: 'read-write' });
     expect(forever.json.expiresAt).toBeNull();
-    expect(await timerOf(t, second).result()).toBe('superseded');
+    expect(await (await timerOf(t, second)).result()).toBe('superseded');
     expect(await expiryRow(t, 'bob')).toEqual({ expiry_id: null, expires_at: null });
     expect(await revokes(t, 'bob')).toEqual([]);
   });
@@ -95,7 +101,7 @@ describe('grants that expire (real Temporal server, outbox dispatcher)', () => {
     expect(early.outcome).toBe('not-yet');
     expect(early.outcome === 'not-yet' && early.remainingMs).toBeGreaterThan(3_500_000);
     expect((await api.del(grantPath(t, 'carl'), t.asOwner)).status).toBe(204);
-    expect(await timerOf(t, expiryId).result()).toBe('superseded');
+    expect(await (await timerOf(t, expiryId)).result()).toBe('superseded');
     expect(await revokes(t, 'carl')).toMatchObject([{ actor: t.owner, detail: { level: 'read' } }]);
   });
 
