@@ -8,7 +8,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['test/unit/**/*.test.ts'],
+          include: ['test/unit/**/*.test.ts', 'test/replay/**/*.test.ts'],
           environment: 'node',
           sequence: { groupOrder: 0 },
           // Property runs and the whole-tree import scan take a second alone and past vitest's 5 s

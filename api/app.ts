@@ -20,6 +20,7 @@ import { invalidateAccessCacheAfterWrite } from './middleware/access-cache-inval
 import { onError, onNotFound } from './middleware/errors';
 import { phoneRoutes } from './phone/routes';
 import { signatureRoutes } from './signatures/routes';
+import { outboundWebhookRoutes } from './webhooks/routes';
 import { publicNoStore } from './middleware/public-no-store';
 import { requestContext } from './middleware/request-context';
 import { registerSecuritySchemes } from './openapi-security';
@@ -48,9 +49,10 @@ export function createApp(deps: AppDeps) {
   app.route('/', documentRoutes(deps, documents));
   app.route('/', apiClientRoutes());
   app.route('/', calendarRoutes());
-  app.route('/', formRoutes());
+  app.route('/', formRoutes(documents.runtime));
   app.route('/', renderRoutes(deps, documents.runtime));
   app.route('/', signatureRoutes(documents.runtime));
+  app.route('/', outboundWebhookRoutes());
   app.route('/', docsRoutes());
   app.route('/', webRoutes());
 

@@ -1,38 +1,51 @@
 /**
  * bench/forms-render: the submission PDF (POST /internal/render/form-pdf) on one API node.
  *
- * - latency: p50 and p95 of ROUNDS (env, default 15) sequential renders of a 24-field submission
- *   (print view → headless Chromium → A4 PDF → S3 → READY), after two warm-up renders (the first
- *   launches the node's browser; its time is reported as coldMs);
+ * - latency: ROUNDS (env, default 15) sequential renders of a 24-field submission (print view ->
+ *   headless Chromium -> A4 PDF -> S3 -> READY) after two warm-up renders (the first launches the
+ *   node's browser; its time is reported as coldMs), alternating with the baseline: the same print
+ *   view, written once to a static file, printed to the same A4 PDF by a Chromium of this process
+ *   (a page per print, no context, no network rules, no storage);
  * - flood: FLOOD (default 50) calls at once with the default render settings (one at a time, a
  *   queue of 8): how many are served (201) and refused (503 `render-queue-full` with
  *   Retry-After), that nothing else answers (no 500) and the node survives (a render after the
  *   flood succeeds), and the peak RSS of the server process and of its Chromium processes.
  *
+ * Goals: render p50 at most 3 x the static print's p50; 0 answers other than 201 or 503
+ * render-queue-full; the node answers after the flood.
+ *
  * The server runs in a child process (bench/support/render-server.ts) with Debian's chromium.
  * Real PostgreSQL (embedded unless DATABASE_URL) and S3 (embedded SeaweedFS unless S3_ENDPOINT).
- * Prints exactly one JSON line. Bounded: well under a minute.
+ * Prints exactly one JSON line. Bounded: about a minute.
  *
- * Run: npx tsx bench/forms-render.bench.ts
+ * Run: npm run bench -- forms-render
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { readFileSync, readdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { createDatabase } from '../db/client';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium, type Browser } from 'playwright-core';
 import type { FormField } from '../domain/forms/form-schema';
+import { CHROMIUM_ARGS } from '../integrations/chromium/printer';
+import { submissionPrintHtml } from '../services/forms/submission-print';
+import { loadSettings } from '../workers/config';
+import { forkPortChild, type PortChild } from './support/children';
+import { atMost, exactly, report } from './support/goals';
+import { roundOrder } from './support/order';
+import { seedTenant } from './support/seed';
 import { startBenchS3 } from './support/s3';
 import { startBenchDatabase } from './support/servers';
+import { percentile as pct, round, timed } from './support/stats';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 15);
 const FLOOD = Number(process.env.FLOOD ?? 50);
 const TENANT = 'bench-forms';
 const KEY = 'bench-internal-key-0123456789';
-const CHILD = fileURLToPath(new URL('./support/render-server.ts', import.meta.url));
+const GOAL_RATIO = 3;
 const MIB = 1024 * 1024;
 
 const log = (m: string) => process.stderr.write(`[forms-render] ${m}\n`);
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))]!;
-const round = (x: number, d = 1) => Number(x.toFixed(d));
 
 const fields: FormField[] = [];
 const data: Record<string, unknown> = {};
@@ -46,13 +59,6 @@ for (let i = 0; i < 8; i++) {
 }
 const body = (n: number) =>
   JSON.stringify({ tenantId: TENANT, processRef: `bench-${n}`, title: 'Bench intake', code: 'FRMBENCH', version: 1, schema: { title: 'Bench intake', fields }, data });
-
-async function seed(url: string) {
-  const { sql, close } = createDatabase(url, { max: 1 });
-  await sql`insert into tenants (id, name, created_by) values (${TENANT}, 'Bench', 'bench')`;
-  await sql`insert into capability_subscriptions (tenant_id, capability_code, status, updated_by) values (${TENANT}, 'FORMS', 'ACTIVE', 'bench')`;
-  await close();
-}
 
 /** Resident memory (bytes) of a process and its descendants (the server and its Chromium). */
 function treeRss(root: number): { server: number; chromium: number } {
@@ -85,30 +91,44 @@ function treeRss(root: number): { server: number; chromium: number } {
   return { server: rss(root), chromium };
 }
 
-const [db, s3] = await Promise.all([startBenchDatabase(), startBenchS3()]);
-let child: ChildProcess | undefined;
-try {
-  await seed(db.url);
-  child = fork(CHILD, [], {
-    execArgv: ['--import', 'tsx'],
-    env: {
-      ...process.env,
-      DATABASE_URL: db.url,
-      S3_ENDPOINT: s3.endpoint,
-      S3_REGION: s3.region,
-      S3_ACCESS_KEY_ID: s3.accessKeyId,
-      S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
-      S3_BUCKET: s3.bucket,
-      LOG_LEVEL: 'silent',
-      INTERNAL_KEY: KEY,
+/** The same print view from a static file, printed by a Chromium of the bench's own (the baseline). */
+async function staticPrinter() {
+  const dir = await mkdtemp(join(tmpdir(), 'bench-forms-render-'));
+  const file = join(dir, 'submission.html');
+  await writeFile(file, submissionPrintHtml({ title: 'Bench intake', code: 'FRMBENCH', version: 1, submittedAt: new Date(), schema: { title: 'Bench intake', fields }, data }));
+  const browser: Browser = await chromium.launch({ executablePath: loadSettings()['render.chromium-path'], args: CHROMIUM_ARGS, headless: true });
+  return {
+    async print() {
+      const page = await browser.newPage();
+      await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
+      await page.waitForSelector('html[data-ready="1"]', { state: 'attached' });
+      const pdf = await page.pdf({ format: 'A4', printBackground: true, margin: { top: '18mm', right: '16mm', bottom: '18mm', left: '16mm' } });
+      await page.close();
+      if (pdf.length === 0) throw new Error('empty static print');
     },
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    async close() {
+      await browser.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+const [db, s3] = await Promise.all([startBenchDatabase(), startBenchS3()]);
+let child: PortChild | undefined;
+let baseline: Awaited<ReturnType<typeof staticPrinter>> | undefined;
+try {
+  await seedTenant(db.url, { tenant: TENANT, capabilities: ['FORMS'] });
+  child = await forkPortChild('./render-server.ts', {
+    DATABASE_URL: db.url,
+    S3_ENDPOINT: s3.endpoint,
+    S3_REGION: s3.region,
+    S3_ACCESS_KEY_ID: s3.accessKeyId,
+    S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+    S3_BUCKET: s3.bucket,
+    LOG_LEVEL: 'silent',
+    INTERNAL_KEY: KEY,
   });
-  const port = await new Promise<number>((resolve, reject) => {
-    child!.once('message', (m: { port?: number }) => (m.port ? resolve(m.port) : reject(new Error('no port'))));
-    child!.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
-  const url = `http://127.0.0.1:${port}/internal/render/form-pdf`;
+  const url = `http://127.0.0.1:${child.port}/internal/render/form-pdf`;
   let n = 0;
   const render = async () => {
     const t = performance.now();
@@ -124,20 +144,31 @@ try {
 
   const cold = await must();
   await must();
-  log(`cold ${Math.round(cold.ms)} ms; ${ROUNDS} sequential renders`);
+  baseline = await staticPrinter();
+  await baseline.print();
+  await baseline.print();
+  log(`cold ${Math.round(cold.ms)} ms; ${ROUNDS} sequential renders, alternating with static prints`);
   const times: number[] = [];
+  const staticTimes: number[] = [];
   let sizeBytes = 0;
   for (let i = 0; i < ROUNDS; i++) {
-    const r = await must();
-    times.push(r.ms);
-    sizeBytes = (JSON.parse(r.text) as { sizeBytes: number }).sizeBytes;
+    for (const side of roundOrder(['render', 'static'] as const, i)) {
+      if (side === 'static') staticTimes.push(await timed(() => baseline!.print()));
+      else {
+        const r = await must();
+        times.push(r.ms);
+        sizeBytes = (JSON.parse(r.text) as { sizeBytes: number }).sizeBytes;
+      }
+    }
   }
+  await baseline.close();
+  baseline = undefined;
 
   log(`flood of ${FLOOD}`);
-  const idle = treeRss(child.pid!);
+  const idle = treeRss(child.proc.pid!);
   let peak = { ...idle };
   const sampler = setInterval(() => {
-    const now = treeRss(child!.pid!);
+    const now = treeRss(child!.proc.pid!);
     peak = { server: Math.max(peak.server, now.server), chromium: Math.max(peak.chromium, now.chromium) };
   }, 25);
   const t = performance.now();
@@ -149,28 +180,35 @@ try {
   const other = flood.filter((r) => r.status !== 201 && !(r.status === 503 && r.text.includes('render-queue-full'))).map((r) => r.status);
   const after = await render();
 
-  const result = {
-    bench: 'forms-render',
-    fields: fields.length,
-    pdfBytes: sizeBytes,
-    latency: { rounds: ROUNDS, coldMs: Math.round(cold.ms), p50Ms: Math.round(pct(times, 50)), p95Ms: Math.round(pct(times, 95)) },
-    flood: {
-      calls: FLOOD,
-      served,
-      refused503: refused,
-      servedShare: round(served / FLOOD, 2),
-      other,
-      wallMs: Math.round(floodMs),
-      survived: after.status === 201,
-      idleRssMiB: { server: round(idle.server / MIB), chromium: round(idle.chromium / MIB) },
-      peakRssMiB: { server: round(peak.server / MIB), chromium: round(peak.chromium / MIB) },
+  const ratio = round(pct(times, 50) / pct(staticTimes, 50), 2);
+  report(
+    'forms-render',
+    {
+      fields: fields.length,
+      pdfBytes: sizeBytes,
+      latency: { rounds: ROUNDS, coldMs: Math.round(cold.ms), p50Ms: Math.round(pct(times, 50)), p95Ms: Math.round(pct(times, 95)) },
+      baseline: { name: 'the same print view from a static file, printed by Chromium', p50Ms: Math.round(pct(staticTimes, 50)), p95Ms: Math.round(pct(staticTimes, 95)) },
+      ratioP50: ratio,
+      flood: {
+        calls: FLOOD,
+        served,
+        refused503: refused,
+        servedShare: round(served / FLOOD, 2),
+        other,
+        wallMs: Math.round(floodMs),
+        survived: after.status === 201,
+        idleRssMiB: { server: round(idle.server / MIB, 1), chromium: round(idle.chromium / MIB, 1) },
+        peakRssMiB: { server: round(peak.server / MIB, 1), chromium: round(peak.chromium / MIB, 1) },
+      },
     },
-    pass: other.length === 0 && refused + served === FLOOD && after.status === 201,
-  };
-  process.stdout.write(`${JSON.stringify(result)}\n`);
+    [
+      atMost('render p50 / static print p50', ratio, GOAL_RATIO, `static print p50 ${Math.round(pct(staticTimes, 50))} ms`),
+      exactly('flood answers other than 201 or 503 render-queue-full', FLOOD - served - refused, 0, `${FLOOD} calls at once`),
+      exactly('renders failing after the flood', after.status === 201 ? 0 : 1, 0, 'one render'),
+    ],
+  );
 } finally {
-  child?.disconnect();
-  await new Promise((r) => setTimeout(r, 500));
-  child?.kill();
+  await baseline?.close();
+  await child?.stop();
   await Promise.all([db.stop(), s3.stop()]);
 }

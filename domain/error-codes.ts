@@ -89,6 +89,8 @@ export const errorCodes = {
   'definition-not-found': { status: 404, meaning: "The form or signature definition is unknown, another tenant's, or deleted." },
   'version-not-found': { status: 404, meaning: 'The definition has no checked-in version with this number.' },
   'source-document-not-found': { status: 404, meaning: "The signature definition has no source PDF with this key (or it is another definition's)." },
+  'webhook-endpoint-not-found': { status: 404, meaning: "The webhook endpoint is unknown or another tenant's." },
+  'webhook-delivery-not-found': { status: 404, meaning: "The webhook delivery is unknown or another tenant's." },
 
   'embed-attachment-cap-reached': { status: 409, meaning: 'The embed session already holds `forms.embed-attachments-per-session` attachments; delete one first.' },
   'embed-attachments-linked': { status: 409, meaning: "The embed session's attachments are already linked to its form instance; it takes no more uploads, deletions or links." },
@@ -130,6 +132,8 @@ export const errorCodes = {
   'no-version-checked-in': { status: 409, meaning: 'The definition has no checked-in version yet (sign-off, discard and clone need one).' },
   'definition-retired': { status: 409, meaning: 'The definition is RETIRED; unretire it first (publish).' },
   'definition-not-retired': { status: 409, meaning: 'Only a RETIRED definition can be unretired.' },
+  'webhook-endpoint-disabled': { status: 409, meaning: 'The webhook endpoint is disabled (by an owner, or by the platform: `disabledReason` says why); enable it before sending a test or a replay.' },
+  'webhook-delivery-pending': { status: 409, meaning: 'The webhook delivery is still being attempted; replay it once it SUCCEEDED or FAILED.' },
 
   'invitation-expired': { status: 410, meaning: 'The invitation has expired.' },
   'payload-too-large': { status: 413, meaning: 'A request body (webhook, definition draft) is above its size bound.' },
@@ -154,6 +158,7 @@ export const errorCodes = {
   'provider-rejected': { status: 422, meaning: 'The voice provider refused the input.' },
   'draft-invalid': { status: 422, meaning: 'The draft has error-level schema problems (`problems[]`), so it cannot be checked in.' },
   'version-invalid': { status: 422, meaning: 'The version has error-level problems under the current schema rules (`problems[]`), so it cannot be signed off or published.' },
+  'webhook-destination-refused': { status: 422, meaning: 'The endpoint URL may not be delivered to: not https (unless `webhooks.allow-http`), a user name in it, a host that does not resolve, or one resolving to a loopback, private, link-local, metadata, multicast, reserved or IPv4-mapped address (`reason` says which; `webhooks.allow-private-networks` lets listed private ranges through).' },
 
   'document-quarantined': { status: 423, meaning: 'The document is QUARANTINED by the malware scan.' },
 

@@ -8,5 +8,6 @@ import { FormExpirySweepProcess } from './forms/outbound-expiry-process';
 import { PhoneActionProcess } from './phone/action-process';
 import { PhoneCallProcess } from './phone/call-process';
 import { SignatureCeremonyProcess } from './signatures/ceremony-process';
+import { WebhookDeliveryProcess } from './webhooks/delivery-process';
 
-export const PLATFORM_PROCESSES = [PhoneCallProcess, PhoneActionProcess, DocumentScanProcess, RetentionPurgeProcess, SlaDueDateProcess, FormIntakeProcess, FormExpirySweepProcess, SignatureCeremonyProcess] as const;
+export const PLATFORM_PROCESSES = [PhoneCallProcess, PhoneActionProcess, DocumentScanProcess, RetentionPurgeProcess, SlaDueDateProcess, FormIntakeProcess, FormExpirySweepProcess, SignatureCeremonyProcess, WebhookDeliveryProcess] as const;

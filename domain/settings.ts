@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { authSettingDefs } from './auth-settings';
 import { phoneSettingDefs } from './phone/settings';
 import { addressRangeList, bool, def, int, list, masterKey, optionalText, optionalUrl, text, url, urlList } from './setting-builders';
+import { webhookSettingDefs } from './webhooks/settings';
 
 /**
  * Every setting of the service, in one table. A setting named `a.b-c` is read from the
@@ -30,6 +31,21 @@ export const settingDefs = {
   ),
   'temporal.namespace': def(text, 'default', 'Temporal namespace.'),
   'temporal.task-queue': def(text, 'platform', 'Task queue of the platform worker.'),
+  'temporal.deployment-name': def(
+    z.string().trim().min(1).regex(/^[^.]+$/, 'a Worker Deployment name cannot contain "."'),
+    'platform',
+    'Worker Deployment the worker belongs to (Worker Versioning, docs/releases.md).',
+  ),
+  'temporal.build-id': def(
+    optionalText,
+    '',
+    'Build ID of this worker within its deployment. Unset: the package version plus the git commit when known (env `GIT_COMMIT`, else `git rev-parse --short HEAD`), e.g. `0.1.0-d80dd75`.',
+  ),
+  'temporal.promote-on-start': def(
+    z.enum(['always', 'if-none', 'never']),
+    'if-none',
+    'Whether a starting worker makes its build the deployment\'s current version: `if-none` only when the deployment has none yet (a first install), `always` (`npm start` and tests: the last worker started wins), `never` (promotion only by `npm run release:promote`).',
+  ),
   'temporal.ui-port': def(int(1, 65535), '8233', 'Web UI port of the embedded Temporal dev server.'),
   'temporal.ui-url': def(
     optionalUrl,
@@ -236,7 +252,7 @@ export const settingDefs = {
   'forms.outbound.default-expiry-days': def(int(1, 3650), '14', 'Lifetime of a sent outbound form when the send names no `expiresAt`; past it the instance is EXPIRED (the recipient routes answer 404 at once, the sweep moves the state).'),
   'forms.otp.ttl-minutes': def(int(1, 1440), '10', 'Lifetime of a recipient one-time code.'),
   'forms.otp.max-attempts': def(int(1, 100), '5', 'Wrong codes a recipient may try; after that the code is dead and a new one must be requested.'),
-  'forms.otp.resend-cooldown-seconds': def(int(0, 86_400), '60', 'Within this time of the last code, a new code request sends no mail (the answer is the same 202).'),
+  'forms.otp.resend-cooldown-seconds': def(int(0, 86_400), '60', 'Within this time of the last code request for a link, another sends no mail: a form recipient is answered 429 with Retry-After (for any token, so existence is not told); a signer still gets the same 202.'),
   'forms.recipient.access-ttl-minutes': def(int(1, 1440), '60', 'Lifetime of the access token a verified code gives (fixed, not sliding); afterwards the recipient verifies a new code.'),
   'forms.rate-limit.attachments-per-ip-per-minute': def(
     int(1, 1_000_000),
@@ -310,6 +326,8 @@ export const settingDefs = {
   'otel.service-name': def(optionalText, '', 'The standard `OTEL_SERVICE_NAME` of exported spans; unset: `platform-api` or `platform-worker` after the process role.'),
   // Identity at the edge (docs/identity.md)
   ...authSettingDefs,
+  // Outbound webhooks (docs/webhooks.md)
+  ...webhookSettingDefs,
 } as const;
 
 export type SettingName = keyof typeof settingDefs;

@@ -120,7 +120,12 @@ const supervisor = new Supervisor({
     {
       name: 'worker',
       entry: entry('./worker.ts'),
-      env: { [envName('dispatcher.enabled')]: 'false', [envName('metrics.port')]: String(metricsPort('worker')) },
+      env: {
+        [envName('dispatcher.enabled')]: 'false',
+        [envName('metrics.port')]: String(metricsPort('worker')),
+        // One machine, one worker: each start (a new commit is a new build) takes the new starts (docs/releases.md).
+        [envName('temporal.promote-on-start')]: process.env[envName('temporal.promote-on-start')] ?? 'always',
+      },
     },
     ...(settings['dispatcher.enabled']
       ? [{ name: 'dispatcher', entry: entry('./dispatcher-node.ts'), env: { [envName('metrics.port')]: String(metricsPort('dispatcher')) } }]
@@ -137,6 +142,8 @@ const supervisor = new Supervisor({
     // The console links operators to this stack's Temporal Web UI and offers the development sign-out.
     ...(temporalUi ? { [envName('temporal.ui-url')]: process.env[envName('temporal.ui-url')] ?? temporalUi } : {}),
     ...(devGateway ? { [envName('console.dev-sign-in')]: 'true' } : {}),
+    // Local receivers are plain http: `npm start` accepts them unless told otherwise (production: https only).
+    [envName('webhooks.allow-http')]: process.env[envName('webhooks.allow-http')] ?? 'true',
     ...(mailCatcher ? { [envName('mail.smtp-url')]: mailCatcher.smtpUrl } : {}),
   },
   logger,

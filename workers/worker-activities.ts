@@ -7,6 +7,8 @@ import { createOutboxActivities } from '../activities/outbox';
 import { createPhoneActivities } from '../activities/phone';
 import { createSignatureActivities } from '../activities/signatures';
 import { createSlaClockActivities } from '../activities/sla-clocks';
+import { createWebhookActivities } from '../activities/webhooks';
+import { createWebhookSender } from '../integrations/webhooks/http-sender';
 import { createWorkerIntegrations, type WorkerResources } from './worker-integrations';
 
 /**
@@ -25,6 +27,8 @@ export function createActivities(resources: WorkerResources) {
     ...createFormActivities(deps),
     ...createOutboundFormActivities(deps),
     ...createSignatureActivities(deps),
+    // The worker's one webhook sender (keep-alive agents), built here like every integration.
+    ...createWebhookActivities({ ...deps, webhookSender: createWebhookSender(deps.settings) }),
   };
 }
 

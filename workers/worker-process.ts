@@ -12,6 +12,7 @@ import { freeLoopbackPort, startMetricsServer, type MetricsListener } from './me
 import { startTracing } from '../integrations/tracing/tracing';
 import type { Settings } from '../domain/settings';
 import { createSealer } from '../integrations/seal/seal';
+import { deploymentVersionOf, promoteBuild, workerDeploymentOptionsFor } from './worker-versioning';
 
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
@@ -33,11 +34,13 @@ export async function startWorkerProcess(
   const tracing = startTracing({ serviceName: settings['otel.service-name'] ?? 'platform-worker', endpoint: settings['otel.exporter-otlp-endpoint'] });
   await ensureSchedules(runtime.temporal, settings, logger);
   const connection = await NativeConnection.connect({ address: temporalAddress });
+  const version = deploymentVersionOf(settings);
   const worker = await Worker.create({
     connection,
     namespace: settings['temporal.namespace'],
     taskQueue: settings['temporal.task-queue'],
     workflowsPath,
+    workerDeploymentOptions: workerDeploymentOptionsFor(version),
     activities: createActivities({ db: runtime.database.db, settings, logger, s3: runtime.s3, sealPdf: createSealer({ settings, logger }) }),
     // Workflow and activity spans continue the trace the dispatcher's start carried in its headers.
     plugins: tracing ? [new OpenTelemetryPlugin({ resource: tracing.resource, spanProcessor: tracing.spanProcessor })] : [],
@@ -45,9 +48,17 @@ export async function startWorkerProcess(
   const sdkMetrics = sdkMetricsPort && (() => readSdkMetrics(sdkMetricsPort));
   const metrics = await startMetricsServer(settings, { database: runtime.database, extra: sdkMetrics || undefined }, logger);
   const running = worker.run();
+  const promotion = await promoteOnStart(settings, runtime, version).catch(async (err) => {
+    // Promotion was asked for and failed: a worker whose build takes no starts must not look healthy.
+    worker.shutdown();
+    await running.catch(() => undefined);
+    await connection.close();
+    await metrics?.close();
+    throw err;
+  });
   const delivery = settings['dispatcher.enabled'] ? await startOutboxDelivery(settings, runtime.database, runtime, logger) : undefined;
   logger.info(
-    { taskQueue: settings['temporal.task-queue'], dispatcher: delivery ? settings['dispatcher.capabilities'] : 'off', metrics: metrics?.url },
+    { taskQueue: settings['temporal.task-queue'], deployment: version, promotion, dispatcher: delivery ? settings['dispatcher.capabilities'] : 'off', metrics: metrics?.url },
     'worker started',
   );
   return {
@@ -62,6 +73,13 @@ export async function startWorkerProcess(
       await tracing?.flush();
     },
   };
+}
+
+/** `temporal.promote-on-start`: `npm start` and tests make each new build current; production leaves it to a release step. */
+async function promoteOnStart(settings: Settings, runtime: Runtime, version: ReturnType<typeof deploymentVersionOf>) {
+  const mode = settings['temporal.promote-on-start'];
+  if (mode === 'never') return 'not-asked';
+  return promoteBuild(runtime.temporal.workflowService, { namespace: settings['temporal.namespace'], version, onlyIfNoCurrent: mode === 'if-none' });
 }
 
 /**

@@ -1,6 +1,7 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { proxyActivities, setWorkflowOptions } from '@temporalio/workflow';
 import type { AccessExpiryActivities } from '../activities/access-expiry';
 import type { AccessRequestExpirySweepInput, AccessRequestExpirySweepReport } from '../domain/access/expiry-processes';
+import { versioningBehaviour } from './versioning-behaviour';
 
 const acts = proxyActivities<AccessExpiryActivities>({
   startToCloseTimeout: '2 minutes',
@@ -26,3 +27,5 @@ export async function accessRequestExpirySweep(input: AccessRequestExpirySweepIn
   }
   return { expired, batches, byTenant };
 }
+// PINNED: a bounded batch job; each scheduled run starts on the current build (docs/releases.md).
+setWorkflowOptions(versioningBehaviour('PINNED'), accessRequestExpirySweep);

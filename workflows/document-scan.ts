@@ -1,7 +1,8 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { proxyActivities, setWorkflowOptions } from '@temporalio/workflow';
 import type { DocumentActivities, ScanPendingResult } from '../activities/documents';
 import type { createOutboxActivities } from '../activities/outbox';
 import { DocumentScanProcess, type DocumentScanInput } from '../domain/documents/scan-process';
+import { versioningBehaviour } from './versioning-behaviour';
 
 export type { DocumentScanInput };
 
@@ -28,3 +29,7 @@ export async function documentScan(input: DocumentScanInput): Promise<ScanPendin
   await closeOutboxRow(DocumentScanProcess.capability, input.tenantId, DocumentScanProcess.businessKey(input));
   return result;
 }
+// AUTO_UPGRADE: its activity retries without limit while the scanner is down (days, maybe); a run
+// must not keep an old build alive for that. One activity and a close: the replay corpus keeps new
+// code able to take it over (docs/releases.md).
+setWorkflowOptions(versioningBehaviour('AUTO_UPGRADE'), documentScan);

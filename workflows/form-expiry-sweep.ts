@@ -1,6 +1,7 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { proxyActivities, setWorkflowOptions } from '@temporalio/workflow';
 import type { OutboundFormActivities } from '../activities/outbound-forms';
 import type { FormExpirySweepInput, FormExpirySweepReport } from '../domain/forms/outbound-expiry-process';
+import { versioningBehaviour } from './versioning-behaviour';
 
 const acts = proxyActivities<OutboundFormActivities>({
   startToCloseTimeout: '2 minutes',
@@ -25,3 +26,5 @@ export async function formExpirySweep(input: FormExpirySweepInput): Promise<Form
   }
   return { expired, batches, byTenant };
 }
+// PINNED: a bounded batch job; each scheduled run starts on the current build (docs/releases.md).
+setWorkflowOptions(versioningBehaviour('PINNED'), formExpirySweep);

@@ -1,6 +1,7 @@
-import { ParentClosePolicy, proxyActivities, startChild, workflowInfo } from '@temporalio/workflow';
+import { ParentClosePolicy, proxyActivities, setWorkflowOptions, startChild, workflowInfo } from '@temporalio/workflow';
 import type { FormActivities } from '../activities/forms';
 import type { FormIntakeProcessInput } from '../domain/forms/intake-process';
+import { versioningBehaviour } from './versioning-behaviour';
 
 export interface FormIntakeResult {
   instanceId: string;
@@ -66,3 +67,5 @@ export async function formIntake(input: FormIntakeProcessInput): Promise<FormInt
   await acts.writeBackFormInstance(tenantId, instanceId, child.firstExecutionRunId);
   return done('workflow-started', child.firstExecutionRunId);
 }
+// PINNED: minutes long; a run finishes on the code it started with (docs/releases.md).
+setWorkflowOptions(versioningBehaviour('PINNED'), formIntake);

@@ -1,7 +1,8 @@
-import { condition, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
+import { condition, defineSignal, proxyActivities, setHandler, setWorkflowOptions } from '@temporalio/workflow';
 import type { AccessExpiryActivities } from '../activities/access-expiry';
 import type { createOutboxActivities } from '../activities/outbox';
 import { GrantExpiryProcess, type GrantExpiryInput, type GrantExpirySuperseded } from '../domain/access/expiry-processes';
+import { versioningBehaviour } from './versioning-behaviour';
 
 /** The grant's end changed or the grant was revoked: this timer ends without revoking. */
 export const grantExpirySupersededSignal = defineSignal<[GrantExpirySuperseded]>(GrantExpiryProcess.signals.superseded.name);
@@ -47,3 +48,6 @@ export async function grantExpiry(input: GrantExpiryInput): Promise<GrantExpiryO
   await closeOutboxRow(GrantExpiryProcess.capability, input.tenantId, GrantExpiryProcess.businessKey(input));
   return outcome;
 }
+// AUTO_UPGRADE: a timer until the grant's end, months away maybe; it must not keep an old build alive
+// for that. A timer and one activity: the replay corpus keeps new code able to take it over (docs/releases.md).
+setWorkflowOptions(versioningBehaviour('AUTO_UPGRADE'), grantExpiry);

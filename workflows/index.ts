@@ -13,3 +13,4 @@ export { accessRequestExpirySweep } from './access-request-expiry';
 export { formIntake } from './form-intake';
 export { formExpirySweep } from './form-expiry-sweep';
 export { signatureCeremony, recipientSignedSignal, cancelSignatureSignal, resealNowSignal } from './signature-ceremony';
+export { webhookDelivery } from './webhook-delivery';

@@ -1,10 +1,11 @@
-import { ApplicationFailure, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, proxyActivities, setWorkflowOptions, workflowInfo } from '@temporalio/workflow';
 import type { PhoneActivities, PlacedPhoneCall } from '../activities/phone';
 import type { PhoneActionInput, PhoneActionOptions } from '../domain/phone/action-process';
 import { PHONE_ACTION_FAILURE_TYPES, type PhoneActionNode } from '../domain/phone/workflow-action';
 
 export type { PhoneActionInput, PhoneActionOptions };
 import { TenantIdKey } from './search-attributes';
+import { versioningBehaviour } from './versioning-behaviour';
 
 const { placePhoneCall } = proxyActivities<PhoneActivities>({
   startToCloseTimeout: '1 minute',
@@ -36,3 +37,5 @@ export async function runPhoneAction(
 export async function phoneAction(input: PhoneActionInput): Promise<PlacedPhoneCall> {
   return runPhoneAction(input.node, input.variables ?? {}, input);
 }
+// PINNED: one activity (docs/releases.md).
+setWorkflowOptions(versioningBehaviour('PINNED'), phoneAction);

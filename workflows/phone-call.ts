@@ -1,7 +1,8 @@
-import { condition, defineQuery, defineSignal, log, proxyActivities, setHandler } from '@temporalio/workflow';
+import { condition, defineQuery, defineSignal, log, proxyActivities, setHandler, setWorkflowOptions } from '@temporalio/workflow';
 import type { PhoneActivities } from '../activities/phone';
 import { PhoneCallProcess, type PhoneCallEnded, type PhoneCallProcessInput } from '../domain/phone/call-process';
 import type { CallStatus } from '../domain/phone/call-status';
+import { versioningBehaviour } from './versioning-behaviour';
 
 /** Spec, Events 3: correlated by the webhook (or anyone) when the call is terminal. */
 export const phoneCallEndedSignal = defineSignal<[PhoneCallEnded]>(PhoneCallProcess.signals.ended.name);
@@ -84,3 +85,5 @@ export async function phoneCall(input: PhoneCallProcessInput): Promise<PhoneCall
     wait = policy.retryMs;
   }
 }
+// PINNED: a call lasts minutes and reconciliation hours; the old build drains soon (docs/releases.md).
+setWorkflowOptions(versioningBehaviour('PINNED'), phoneCall);

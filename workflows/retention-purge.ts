@@ -1,6 +1,7 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { proxyActivities, setWorkflowOptions } from '@temporalio/workflow';
 import type { DocumentActivities, RetentionPurgeFindings } from '../activities/documents';
 import type { RetentionPurgeInput } from '../domain/documents/retention-purge-process';
+import { versioningBehaviour } from './versioning-behaviour';
 
 export type { RetentionPurgeInput };
 
@@ -51,3 +52,5 @@ export async function retentionPurge(input: RetentionPurgeInput): Promise<Retent
   await acts.logRetentionPurgeReport(report);
   return report;
 }
+// PINNED: a bounded batch job; each scheduled run starts on the current build (docs/releases.md).
+setWorkflowOptions(versioningBehaviour('PINNED'), retentionPurge);

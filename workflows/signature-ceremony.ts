@@ -3,10 +3,11 @@
 // live: arm the next order group and mail its links when a group completes, remind on a durable
 // timer, expire at expiresAt. After the last signer: seal, and while the seal is FAILED retry on a
 // durable backoff timer or at once on `resealNow`. At the end, SignatureClosure.
-import { condition, continueAsNew, defineQuery, defineSignal, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { condition, defineQuery, defineSignal, makeContinueAsNewFunc, proxyActivities, setHandler, setWorkflowOptions, workflowInfo } from '@temporalio/workflow';
 import type { SignatureActivities } from '../activities/signatures';
 import { SignatureCeremonyProcess, type RecipientSigned, type SignatureCeremonyInput } from '../domain/signatures/ceremony-process';
 import type { SealState, SignatureInstanceState } from '../domain/signatures/instance-states';
+import { versioningBehaviour } from './versioning-behaviour';
 
 const { signals } = SignatureCeremonyProcess;
 export const recipientSignedSignal = defineSignal<[RecipientSigned]>(signals.recipientSigned.name);
@@ -70,10 +71,17 @@ export async function signatureCeremony(input: SignatureCeremonyInput): Promise<
       result.sealStatus = await acts.sealSignatureInstance(tenantId, instanceId);
       if (result.sealStatus !== 'FAILED') break;
       if (!reseal) await condition(() => reseal, state.resealBackoffMs);
-      // After the wait, so the next run's first attempt is on time, not early.
-      if (result.sealAttempts >= SEAL_ATTEMPTS_PER_RUN || workflowInfo().continueAsNewSuggested) await continueAsNew<typeof signatureCeremony>(input);
+      // After the wait, so the next run's first attempt is on time, not early. A new current build
+      // is also a reason: the next run starts on it (AUTO_UPGRADE for its first task, then PINNED).
+      const info = workflowInfo();
+      if (result.sealAttempts >= SEAL_ATTEMPTS_PER_RUN || info.continueAsNewSuggested || info.targetWorkerDeploymentVersionChanged) {
+        await makeContinueAsNewFunc<typeof signatureCeremony>({ initialVersioningBehavior: 'AUTO_UPGRADE' })(input);
+      }
     }
   }
   await acts.closeSignatureCeremony(tenantId, instanceId);
   return result;
 }
+// PINNED: a campaign waits for weeks on the code it started with; it moves to the current build
+// when it continues as new (docs/releases.md).
+setWorkflowOptions(versioningBehaviour('PINNED'), signatureCeremony);

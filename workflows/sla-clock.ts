@@ -1,7 +1,8 @@
-import { condition, continueAsNew, defineQuery, defineSignal, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { condition, continueAsNew, defineQuery, defineSignal, proxyActivities, setHandler, setWorkflowOptions, workflowInfo } from '@temporalio/workflow';
 import type { createOutboxActivities } from '../activities/outbox';
 import type { SlaClockActivities } from '../activities/sla-clocks';
 import { SlaClockProcess, type SlaClockChanged, type SlaClockInput, type SlaClockProgress } from '../domain/calendar/sla-clock-process';
+import { versioningBehaviour } from './versioning-behaviour';
 
 /** The clock, its calendar or what it waits for changed: look again (written by operations and calendar triggers). */
 export const slaClockChangedSignal = defineSignal<[SlaClockChanged]>(SlaClockProcess.signals.changed.name);
@@ -47,3 +48,7 @@ export async function slaClock(input: SlaClockInput): Promise<SlaClockProgress> 
   await closeOutboxRow(SlaClockProcess.capability, input.tenantId, SlaClockProcess.businessKey(input));
   return progress;
 }
+// AUTO_UPGRADE: a clock runs for its budget (days, weeks, paused without limit); it must not keep an
+// old build alive for that. Its loop (advance, then wait) is the whole history new code must
+// replay, and the replay corpus checks it does (docs/releases.md).
+setWorkflowOptions(versioningBehaviour('AUTO_UPGRADE'), slaClock);

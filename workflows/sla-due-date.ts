@@ -1,6 +1,7 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { proxyActivities, setWorkflowOptions } from '@temporalio/workflow';
 import type { CalendarActivities, SlaDueDateRequest } from '../activities/calendars';
 import type { SlaResult } from '../domain/calendar/types';
+import { versioningBehaviour } from './versioning-behaviour';
 
 const { calculateSlaDueDate } = proxyActivities<CalendarActivities>({
   startToCloseTimeout: '30 seconds',
@@ -15,3 +16,5 @@ const { calculateSlaDueDate } = proxyActivities<CalendarActivities>({
 export async function slaDueDate(request: SlaDueDateRequest): Promise<SlaResult> {
   return calculateSlaDueDate(request);
 }
+// PINNED: one activity (docs/releases.md).
+setWorkflowOptions(versioningBehaviour('PINNED'), slaDueDate);

@@ -111,16 +111,23 @@ export function definitionCrudRoutes<D extends DefinitionsTable, C extends z.Zod
       method: 'patch',
       path: `${base}/{id}`,
       tags,
-      summary: 'Rename a definition',
-      description: 'Audited as `renamed`; the edit lock does not stop it (it guards the draft). The same name again changes nothing.',
+      summary: api.patchFields ? "Rename a definition and/or change its own settings" : 'Rename a definition',
+      description:
+        'Audited as `renamed`; the edit lock does not stop it (it guards the draft). The same name again changes nothing.' +
+        (api.patchFields ? " The capability's own fields are applied after the name, each audited in its own step (docs of the capability)." : ''),
       middleware: writer,
       request: { params: DefinitionPath, body: jsonBody(s.RenameBody) },
       responses: { 200: jsonContent(s.Definition), ...problemResponses(400, 404, 409) },
     }),
     async (c) => {
       const { deps, actor } = actorOf(c);
-      const row = await renameDefinition(deps, cap, actor, c.req.valid('param').id, c.req.valid('json').name);
-      return answer(c, views.definition(row), 200);
+      const id = c.req.valid('param').id;
+      const { name, ...own } = c.req.valid('json') as { name?: string } & Record<string, unknown>;
+      let row = name === undefined ? await getDefinition(deps, cap, actor, id) : await renameDefinition(deps, cap, actor, id, name);
+      if (!api.patch || Object.values(own).every((v) => v === undefined)) return answer(c, views.definition(row), 200);
+      const patched = await api.patch(deps, actor, id, own);
+      row = patched.definition;
+      return answer(c, views.saved(row, [...cap.rules.check(row.draftSchema), ...patched.problems]), 200);
     },
   );
 
@@ -138,7 +145,8 @@ export function definitionCrudRoutes<D extends DefinitionsTable, C extends z.Zod
     async (c) => {
       const { deps, actor } = actorOf(c);
       const body = c.req.valid('json');
-      const created = await cloneDefinition(deps, cap, actor, c.req.valid('param').id, { version: body.version, name: body.name });
+      const { version, name, ...options } = (body ?? {}) as { version?: number; name?: string } & Record<string, unknown>;
+      const created = await cloneDefinition(deps, cap, actor, c.req.valid('param').id, { version, name, options });
       return answer(c, views.saved(created.definition, created.problems), 201);
     },
   );

@@ -10,7 +10,10 @@ import { definitionSchemas } from './schemas';
 import { versionRoutes } from './version-routes';
 
 export function definitionRoutes<D extends DefinitionsTable, C extends z.ZodRawShape, V extends z.ZodRawShape>(api: DefinitionApi<D, C, V>) {
-  const schemas = definitionSchemas(api.componentPrefix, api.capability.codePrefix, api.createFields, api.viewFields);
+  const schemas = definitionSchemas(api.componentPrefix, api.capability.codePrefix, api.createFields, api.viewFields, {
+    patch: api.patchFields,
+    clone: api.cloneFields,
+  });
   const app = createRouter();
   app.route('/', definitionCrudRoutes(api, schemas));
   app.route('/', lifecycleRoutes(api, schemas));

@@ -34,7 +34,14 @@ export const VersionPath = z.object({
   v: int32Param().openapi({ param: { name: 'v', in: 'path' }, example: 1, type: 'integer' }),
 });
 
-export function definitionSchemas(prefix: string, codePrefix: string, createFields: z.ZodRawShape, viewFields: z.ZodRawShape) {
+export function definitionSchemas(
+  prefix: string,
+  codePrefix: string,
+  createFields: z.ZodRawShape,
+  viewFields: z.ZodRawShape,
+  /** A capability's own PATCH fields and clone options. */
+  own: { patch?: z.ZodRawShape; clone?: z.ZodRawShape } = {},
+) {
   const name = (suffix: string) => `${prefix}${suffix}`;
   const draftSchema = boundedJson(DRAFT_BOUNDS).openapi({
     description: `Free-form JSON (not null), at most ${DRAFT_BOUNDS.maxBytes} bytes serialised and ${DRAFT_BOUNDS.maxDepth} levels deep`,
@@ -123,11 +130,18 @@ export function definitionSchemas(prefix: string, codePrefix: string, createFiel
       })
       .strict()
       .openapi(name('DraftSave')),
-    RenameBody: z.object({ name: definitionName }).strict().openapi(name('DefinitionRename')),
+    RenameBody: own.patch
+      ? z
+          .object({ name: definitionName.optional(), ...own.patch })
+          .strict()
+          .refine((body) => Object.values(body).some((v) => v !== undefined), 'must carry `name` or another field to change')
+          .openapi(name('DefinitionPatch'))
+      : z.object({ name: definitionName }).strict().openapi(name('DefinitionRename')),
     CloneBody: z
       .object({
         version: int32({ min: 1 }).optional().openapi({ description: 'Default: the latest checked-in version' }),
         name: definitionName.optional().openapi({ description: 'Default: the source name + " (copy)"' }),
+        ...own.clone,
       })
       .strict()
       .openapi(name('DefinitionClone')),

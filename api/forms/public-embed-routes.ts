@@ -1,9 +1,11 @@
-// The public embed API (spec: GET /api/public/embed/{token}, POST .../submit). No identity header:
-// the tenant comes from the signed token. Every refusal of a token is the same 404.
+// The public embed API (spec: GET /api/public/embed/{token}, POST .../submit, and the SDK's frame
+// check). No identity header: the tenant comes from the signed token. Every refusal of a token is
+// the same 404.
 import { createRoute, z } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
 import { EMBED_TOKEN_PATTERN, MAX_EMBED_TOKEN_LENGTH } from '../../domain/forms/embed-token';
 import { settingDefs } from '../../domain/settings';
-import { readEmbeddedForm, submitEmbedded } from '../../services/forms/public-intake';
+import { checkEmbedFrame, readEmbeddedForm, submitEmbedded } from '../../services/forms/public-intake';
 import { boundedBody } from '../body';
 import { pairedRateLimit } from '../middleware/paired-rate-limit';
 import { DATA_BOUNDS } from './render-routes';
@@ -55,6 +57,20 @@ const boundedSubmission = raises(
   'payload-too-large',
 );
 
+const FrameCheck = z
+  .object({
+    allowed: z.boolean(),
+    reason: z.enum(['origin-not-allowed']).optional().openapi({ description: 'Why not, when not allowed' }),
+  })
+  .openapi('EmbedFrameCheck');
+
+/** Host pages on any origin read the answer (errors included); no credentials are involved. */
+const readableAnywhere: MiddlewareHandler = async (c, next) => {
+  await next();
+  // c.header, not c.res.headers: the Node adapter writes a finished response's headers from its own copy.
+  c.header('Access-Control-Allow-Origin', '*');
+};
+
 export function publicEmbedRoutes() {
   const app = createRouter();
   const tags = ['Forms: public embed'];
@@ -75,6 +91,31 @@ export function publicEmbedRoutes() {
     async (c) => {
       const { db, settings } = c.get('deps');
       return c.json(await readEmbeddedForm({ db, settings }, c.req.valid('param').token), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/public/embed/{token}/frame-check',
+      tags,
+      summary: 'May a page on this origin frame the form? (asked by the embed SDK before it frames)',
+      description:
+        'The embed SDK asks before it creates the iframe, because a frame that `frame-ancestors` blocks cannot tell its host anything: ' +
+        'not allowed, the SDK shows a short message in place of the form and fires `platform-form:error` with the reason. ' +
+        '`origin` is the host page\'s (`location.origin`); the answer is readable from any origin (`Access-Control-Allow-Origin: *`, ' +
+        'errors included). 404 `embed-form-not-found` as for the read (the SDK\'s reason `form-not-available`).',
+      security: [],
+      middleware: [readableAnywhere],
+      request: {
+        params: TokenPath,
+        query: z.object({ origin: text({ max: 300 }).openapi({ description: 'The host page\'s origin, e.g. `https://shop.example`', example: 'https://shop.example' }) }),
+      },
+      responses: { 200: jsonContent(FrameCheck), ...problemResponses(400, 404) },
+    }),
+    async (c) => {
+      const { db, settings } = c.get('deps');
+      return c.json(await checkEmbedFrame({ db, settings }, c.req.valid('param').token, c.req.valid('query').origin), 200);
     },
   );
 

@@ -44,9 +44,11 @@ export function publicRecipientRoutes() {
       tags,
       summary: 'Request a one-time code by e-mail',
       description:
-        'Always 202 with no body, whether or not the token exists. For an open instance (SENT, OPENED, not expired) a 6-digit code is e-mailed ' +
-        'to the recipient, replacing any earlier one; within `forms.otp.resend-cooldown-seconds` of the last code nothing is sent. Rate-limited ' +
-        '(429 `rate-limited` with Retry-After).',
+        '202 with no body, whether or not the token exists: for an open instance (SENT, OPENED, not expired) a 6-digit code is e-mailed ' +
+        'to the recipient, replacing any earlier one. Asked again within `forms.otp.resend-cooldown-seconds` of the last request for the same ' +
+        'token: 429 `rate-limited` with `Retry-After` (the seconds left) and nothing sent; the cooldown is kept for every token asked about, ' +
+        'known or not, so this answer too says nothing about whether the token exists. Also rate-limited per address and per token with the ' +
+        'verifications (429 `rate-limited` with Retry-After).',
       security: [],
       middleware: [rateLimited],
       request: { params: RecipientTokenPath },

@@ -1,7 +1,8 @@
-import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span, type TextMapGetter } from '@opentelemetry/api';
+import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context as OtelContext, type Span, type TextMapGetter } from '@opentelemetry/api';
 import type { Context } from 'hono';
 import { CHOSEN_ROOT } from '../../integrations/tracing/sampler';
 import type { AppEnv } from '../env';
+import { requestHeader } from './request-header';
 import { routeTemplate } from './route-template';
 
 const tracer = trace.getTracer('platform-api');
@@ -11,49 +12,65 @@ const fromHeaders: TextMapGetter<Headers> = {
   keys: (headers) => [...headers.keys()],
 };
 
-/** Methods whose routes never write an outbox row: no process they start needs the trace decision. */
+/** Methods whose routes never write an outbox row: no process they start needs the trace context. */
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const CHOSEN = ROOT_CONTEXT.setValue(CHOSEN_ROOT, true);
 
-/** Runs a request outside any span. */
-const untraced = (answer: () => Promise<void>) => answer();
+/** A request's SERVER span and how it runs. */
+export interface RequestTrace {
+  span: Span;
+  /** The context the request runs in (writes only); undefined: the request runs outside it. */
+  scope: OtelContext | undefined;
+}
 
 /**
- * Runs the request inside its SERVER span, continuing the caller's W3C `traceparent` when it
- * sends one. The span is named by the route template, never the raw path (paths carry ids and
- * link tokens). Everything the request does (outbox rows, log lines) runs inside it.
+ * The request's SERVER span, continuing the caller's W3C `traceparent` when it sends one, or
+ * undefined for a read drawn out of the sample. The span is named by the route template, never the
+ * raw path (paths carry ids and link tokens).
  *
- * One case is decided before any span exists: a read that carries no trace context. It starts no
- * process, so nothing downstream needs a decision from it, and the sampler's ratio is drawn here
- * (`rootRatio`, from OTEL_TRACES_SAMPLER): drawn out, it runs with no span at all, costing one
- * random number instead of a span, its ids and an async context frame, which were what tracing
- * cost a cached read at low sampling rates (bench/access-observability.bench.ts). Drawn in, the
- * span is started as chosen (CHOSEN_ROOT), so the ratio is not applied twice. Its log lines then
- * carry the request id only: no trace exists to look up. Writes always get a span, recorded or
- * not, so the outbox row carries the decision to the workflow.
+ * A read that carries no trace context starts no process, so nothing downstream needs a decision
+ * from it: the sampler's ratio is drawn here (`rootRatio`, from OTEL_TRACES_SAMPLER), and drawn out
+ * it runs with no span at all, costing one random number. Drawn in, the span is started as chosen
+ * (CHOSEN_ROOT), so the ratio is not applied twice.
+ *
+ * Only a write runs inside its span's context (`scope`), so its outbox row stores the trace (and
+ * the decision, recorded or not) for the workflow it starts. A read runs outside any context: it
+ * writes no outbox row and starts no span of its own, its log lines carry the span's ids as
+ * bindings (requestLogBindings), and entering a context is what switches the process's context
+ * storage on, which on async_hooks costs every promise of every request while it is on
+ * (integrations/tracing/context-manager.ts).
  */
-export function requestSpanRunner(c: Context<AppEnv>, rootRatio: number): (answer: () => Promise<void>) => Promise<void> {
+export function startRequestSpan(c: Context<AppEnv>, rootRatio: number): RequestTrace | undefined {
   // Most requests carry no trace context: skip the propagator's walk over every header for them.
-  const carried = c.req.raw.headers.has('traceparent');
-  const rootRead = !carried && READS.has(c.req.method);
-  if (rootRead && rootRatio < 1 && !(Math.random() < rootRatio)) return untraced;
+  const carried = requestHeader(c, 'traceparent') !== undefined;
+  const read = READS.has(c.req.method);
+  const rootRead = read && !carried;
+  if (rootRead && rootRatio < 1 && !(Math.random() < rootRatio)) return undefined;
   const parent = carried ? propagation.extract(ROOT_CONTEXT, c.req.raw.headers, fromHeaders) : ROOT_CONTEXT;
   const options = { kind: SpanKind.SERVER, attributes: { 'http.request.method': c.req.method } };
   const span = tracer.startSpan(c.req.method, options, rootRead && rootRatio < 1 ? CHOSEN : parent);
-  return (answer) => runInSpan(c, parent, span, answer);
+  return { span, scope: read ? undefined : trace.setSpan(parent, span) };
 }
 
-async function runInSpan(c: Context<AppEnv>, parent: typeof ROOT_CONTEXT, span: Span, answer: () => Promise<void>) {
+/** The span's ids for the request's log lines, when it runs outside its context (a read). */
+export function requestLogBindings(t: RequestTrace | undefined): { traceId: string; spanId: string } | undefined {
+  if (!t || t.scope) return undefined;
+  const { traceId, spanId } = t.span.spanContext();
+  return { traceId, spanId };
+}
+
+/** Runs the rest of the request (`answer`) in its trace: inside the span's context for a write; then ends the span. */
+export async function runTraced(c: Context<AppEnv>, t: RequestTrace, answer: () => Promise<void>): Promise<void> {
   try {
-    await context.with(trace.setSpan(parent, span), answer);
+    await (t.scope ? context.with(t.scope, answer) : answer());
   } finally {
     // An unsampled span records nothing: naming it would only cost the request time.
-    if (span.isRecording()) {
+    if (t.span.isRecording()) {
       const route = routeTemplate(c);
-      span.updateName(`${c.req.method} ${route}`);
-      span.setAttributes({ 'http.route': route, 'http.response.status_code': c.res.status });
-      if (c.res.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+      t.span.updateName(`${c.req.method} ${route}`);
+      t.span.setAttributes({ 'http.route': route, 'http.response.status_code': c.res.status });
+      if (c.res.status >= 500) t.span.setStatus({ code: SpanStatusCode.ERROR });
     }
-    span.end();
+    t.span.end();
   }
 }

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { cpuMsOf } from './cpu';
 
 const AUTOCANNON = fileURLToPath(new URL('../../node_modules/autocannon/autocannon.js', import.meta.url));
 
@@ -11,6 +12,9 @@ export interface LoadResult {
   non2xx: number;
   errors: number;
   requests: number;
+  /** With `serverPid`: CPU the server used during the load, and 2xx answers per CPU-second of it. */
+  serverCpuMs?: number;
+  requestsPerCpuSec?: number;
 }
 
 /** Only loopback targets: load never leaves this machine. */
@@ -20,16 +24,19 @@ export function assertLoopback(url: string) {
 
 /**
  * Runs a load generator (`argv` after node) in its own process, so it never shares the
- * server's event loop, and reads autocannon's JSON result from its stdout.
+ * server's event loop, and reads autocannon's JSON result from its stdout. With `serverPid`,
+ * also the server's CPU time over the load (the generator's own start-up costs the server nothing).
  */
-export function runLoadChild(argv: string[]): Promise<LoadResult> {
+export function runLoadChild(argv: string[], serverPid?: number): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
+    const cpuBefore = serverPid === undefined ? NaN : cpuMsOf(serverPid);
     const child = spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.on('error', reject);
     // 'close', not 'exit': stdout may still hold the end of the result when the process exits.
     child.on('close', (code) => {
+      const serverCpuMs = serverPid === undefined ? undefined : cpuMsOf(serverPid) - cpuBefore;
       if (code !== 0) return reject(new Error(`load generator exited ${code}`));
       let r;
       try {
@@ -44,6 +51,7 @@ export function runLoadChild(argv: string[]): Promise<LoadResult> {
         non2xx: r.non2xx,
         errors: r.errors,
         requests: r.requests.total,
+        ...(serverCpuMs === undefined ? {} : { serverCpuMs, requestsPerCpuSec: r['2xx'] / (serverCpuMs / 1000) }),
       });
     });
   });
@@ -57,11 +65,13 @@ export function runLoad(opts: {
   method?: string;
   headers?: Record<string, string>;
   body?: string;
+  /** The server's process, when the bench should report its CPU time per request. */
+  serverPid?: number;
 }): Promise<LoadResult> {
   assertLoopback(opts.url);
   const args = [AUTOCANNON, '--json', '-c', String(opts.connections), '-d', String(opts.seconds), '-m', opts.method ?? 'GET'];
   for (const [k, v] of Object.entries(opts.headers ?? {})) args.push('-H', `${k}=${v}`);
   if (opts.body !== undefined) args.push('-b', opts.body);
   args.push(opts.url);
-  return runLoadChild(args);
+  return runLoadChild(args, opts.serverPid);
 }

@@ -24,6 +24,16 @@ export async function bumpEmbedKeyVersion(db: DbOrTx, p: { tenantId: string; id:
   return rotated ?? null;
 }
 
+/** Replaces the embed origins of a live definition (the optimistic-lock counter stays); null when there is none. */
+export async function updateEmbedOrigins(db: DbOrTx, p: { tenantId: string; id: string; origins: string[] }): Promise<FormDefinitionRow | null> {
+  const [updated] = await db
+    .update(formDefinitions)
+    .set({ allowedEmbedOrigins: p.origins, updatedAt: sql`now()` })
+    .where(liveDefinition(p))
+    .returning();
+  return updated ?? null;
+}
+
 /** Replaces the outbound roles of a live definition (the optimistic-lock counter stays); null when there is none. */
 export async function updateOutboundRoles(db: DbOrTx, p: { tenantId: string; id: string; roles: OutboundRoles }): Promise<FormDefinitionRow | null> {
   const [updated] = await db

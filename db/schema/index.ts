@@ -11,4 +11,5 @@ export * from './signatures';
 export * from './form-events';
 export * from './embed-sessions';
 export * from './signature-instances';
+export * from './webhooks';
 export * from './sla-clocks';

@@ -24,6 +24,8 @@ export const AUDIT_ACTIONS = [
   'document_uploaded',
   // Forms only: the outbound field roles were set (services/forms/outbound-config.ts).
   'outbound_configured',
+  // Forms only: the origins allowed to frame the embed page were changed (services/forms/embed-origins.ts).
+  'embed_origins_set',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

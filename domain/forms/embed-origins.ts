@@ -58,3 +58,12 @@ export function frameAncestors(values: readonly string[]): string {
   const { origins } = sanitiseEmbedOrigins(values);
   return `frame-ancestors ${origins.length ? origins.join(' ') : "'none'"}`;
 }
+
+/**
+ * Whether a page on `origin` may frame the form: the canonical origin must be one the sanitiser
+ * keeps from `values` (what frame-ancestors lists). Anything unreadable as an origin may not.
+ */
+export function originAllowed(values: readonly string[], origin: string): boolean {
+  const verdict = sanitiseOrigin(origin);
+  return 'origin' in verdict && sanitiseEmbedOrigins(values).origins.includes(verdict.origin);
+}

@@ -30,3 +30,10 @@ export const FormIntakeProcess = defineProcess<FormIntakeProcessInput>()({
 
 /** The spec's processBusinessKey: `SM-` and the instance id. */
 export const processBusinessKeyOf = (instanceId: string) => `SM-${instanceId}`;
+
+/**
+ * The case a submission's documents belong to: the processRef its context names (an embed
+ * session's, or one a sender gave), else its process business key.
+ */
+export const caseProcessRefOf = (instanceId: string, context: { processRef?: unknown }): string =>
+  typeof context.processRef === 'string' && context.processRef ? context.processRef : processBusinessKeyOf(instanceId);

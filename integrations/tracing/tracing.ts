@@ -2,6 +2,7 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { Resource } from '@opentelemetry/resources';
 import { BatchSpanProcessor, SimpleSpanProcessor, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import { ScopedContextManager } from './context-manager';
 import { headSamplingFromEnv } from './sampler';
 
 /** The process's tracing: Temporal's OpenTelemetry plugin exports workflow spans through the same processor. */
@@ -40,7 +41,8 @@ export function startTracing(o: TracingOptions): Tracing | undefined {
     : new BatchSpanProcessor(new OTLPTraceExporter({ url: `${o.endpoint!.replace(/\/+$/, '')}/v1/traces` }));
   const sampling = headSamplingFromEnv();
   const provider = new NodeTracerProvider({ resource, sampler: sampling.sampler, spanProcessors: [spanProcessor] });
-  provider.register();
+  // The SDK's manager keeps async_hooks on for good once any context is entered (Node < 24).
+  provider.register({ contextManager: new ScopedContextManager() });
   active = {
     resource,
     spanProcessor,

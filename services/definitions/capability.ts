@@ -17,8 +17,8 @@ export interface DefinitionCapability<D extends DefinitionsTable = DefinitionsTa
   queries: DefinitionQueries<D>;
   rules: SchemaRules;
   lockTtlMinutes(settings: Settings): number;
-  /** The capability's own columns a clone takes from its source. */
-  cloneColumns(source: D['$inferSelect']): Partial<D['$inferInsert']>;
+  /** The capability's own columns a clone takes from its source; `options` are the clone body's own fields (its plug-in's cloneFields). */
+  cloneColumns(source: D['$inferSelect'], options?: Record<string, unknown>): Partial<D['$inferInsert']>;
 }
 
 export interface DefinitionDeps {

@@ -80,7 +80,7 @@ export async function cloneDefinition<D extends DefinitionsTable>(
   cap: DefinitionCapability<D>,
   actor: Actor,
   id: string,
-  input: { version?: number; name?: string },
+  input: { version?: number; name?: string; options?: Record<string, unknown> },
 ): Promise<Created<D>> {
   const { tenantId } = actor;
   const source = await cap.queries.find(deps.db, { tenantId, id });
@@ -95,7 +95,7 @@ export async function cloneDefinition<D extends DefinitionsTable>(
     deps,
     cap,
     actor,
-    { name: cloneName(source.name, input.name), draftSchema: from.schema, columns: cap.cloneColumns(source) },
+    { name: cloneName(source.name, input.name), draftSchema: from.schema, columns: cap.cloneColumns(source, input.options ?? {}) },
     {
       detail: { clonedFrom },
       alongside: (tx, row) =>

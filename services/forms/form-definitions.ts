@@ -11,11 +11,13 @@ export const formDefinitionCapability: DefinitionCapability<typeof formDefinitio
   queries: formDefinitionQueries,
   rules: formDefinitionRules,
   lockTtlMinutes: (settings) => settings['forms.lock-ttl-minutes'],
-  // A clone is a new form: its embed tokens start over (embedKeyVersion keeps its default).
-  cloneColumns: (source) => ({
+  // A clone is a new form: its embed tokens start over (embedKeyVersion keeps its default), and
+  // it is framed by nobody unless the clone asks for the source's origins (`copyEmbedOrigins`):
+  // a copy made for another site must not quietly open itself to the first one's.
+  cloneColumns: (source, options = {}) => ({
     kind: source.kind,
     submissionHandling: source.submissionHandling,
     outboundRolesJson: source.outboundRolesJson,
-    allowedEmbedOrigins: source.allowedEmbedOrigins,
+    allowedEmbedOrigins: options.copyEmbedOrigins === true ? source.allowedEmbedOrigins : [],
   }),
 };

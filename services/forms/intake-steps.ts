@@ -2,7 +2,7 @@
 // and the write-backs of processStartStatus (spec: "process write-back task").
 import type { Db } from '../../db/client';
 import { findFormInstance, mergeFormInstanceContext } from '../../db/queries/form-instances';
-import { processBusinessKeyOf, type FormSubmission } from '../../domain/forms/intake-process';
+import { caseProcessRefOf, type FormSubmission } from '../../domain/forms/intake-process';
 import { parseSubmissionHandling, type SubmissionHandling } from '../../domain/forms/instance-rules';
 import { formDefinitionCapability as cap } from './form-definitions';
 
@@ -19,7 +19,7 @@ export async function planIntake(db: Db, tenantId: string, instanceId: string, r
   if (!row || row.state !== 'SUBMITTED') return null;
   const definition = await cap.queries.find(db, { tenantId, id: row.definitionId });
   // A submission without a processRef gets its process business key as its case, so its PDF has a home.
-  const processRef = typeof row.context.processRef === 'string' && row.context.processRef ? row.context.processRef : processBusinessKeyOf(instanceId);
+  const processRef = caseProcessRefOf(instanceId, row.context);
   await mergeFormInstanceContext(db, { tenantId, id: instanceId }, { processStartStatus: 'STARTED', processInstanceId: runId, processRef });
   return {
     processRef,

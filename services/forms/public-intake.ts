@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/client';
 import { AppError } from '../../domain/errors';
+import { originAllowed } from '../../domain/forms/embed-origins';
 import { repairFormSchema } from '../../domain/forms/schema-repair';
 import { validateSubmission } from '../../domain/forms/submission';
 import type { Settings } from '../../domain/settings';
@@ -21,6 +22,15 @@ export async function readEmbeddedForm(deps: { db: Db; settings: Settings }, tok
   const { definition, version } = await resolveEmbeddedForm(deps, token);
   const schema = repairFormSchema(version.schema);
   return { code: definition.code, version: version.version, title: schema.title, schema };
+}
+
+/**
+ * The embed SDK's question before it frames a form: may a page on `origin` show it? The token's
+ * 404 is the read's; the origins are no secret (the page's frame-ancestors header lists them).
+ */
+export async function checkEmbedFrame(deps: { db: Db; settings: Settings }, token: string, origin: string) {
+  const { definition } = await resolveEmbeddedForm(deps, token);
+  return originAllowed(definition.allowedEmbedOrigins, origin) ? { allowed: true as const } : { allowed: false as const, reason: 'origin-not-allowed' as const };
 }
 
 /** Paths of submission problems, led by the body's `data`. */

@@ -9,6 +9,7 @@ import { AppError } from '../../domain/errors';
 import { repairFormSchema } from '../../domain/forms/schema-repair';
 import type { FormInstanceState } from '../../domain/forms/instance-states';
 import { codeLimits, hashAccessToken, hashCode, judgeCode, MAX_ACCESS_TOKEN_LENGTH, newCode, newSalt, sameHash } from '../../domain/forms/otp';
+import { startCodeCooldown } from './code-cooldown';
 import { deliverCode } from './outbound-mail';
 import type { OutboundDeps } from './outbound-send';
 import { formDefinitionCapability as cap } from './form-definitions';
@@ -32,17 +33,22 @@ async function instanceByToken(deps: OutboundDeps, token: string, states: readon
 }
 
 /**
- * Answers nothing either way. A new code (and its mail) only when the instance is open and the
- * last code is older than the cooldown; the upsert decides that atomically, so parallel requests
- * send one mail. The mail is not awaited: the answer takes as long whether the token exists or not.
+ * Within the cooldown of the token's last request: 429 `rate-limited` with the seconds left, for
+ * any token (code-cooldown.ts), so the answer still says nothing about whether it exists. Else
+ * nothing either way: a new code (and its mail) only when the instance is open; the code row's
+ * upsert re-checks the cooldown atomically, so parallel requests send one mail. The mail is not
+ * awaited: the answer takes as long whether the token exists or not.
  */
 export async function requestCode(deps: OutboundDeps, token: string): Promise<void> {
+  // Read before the cooldown starts: a code's sentAt is never later than its cooldown's start, so
+  // the request that ends the cooldown always passes the row's own check too.
+  const at = now(deps);
+  await startCodeCooldown(deps.db, deps.settings['forms.otp.resend-cooldown-seconds'], token);
   const row = await instanceByToken(deps, token, OPEN);
   if (!row) return;
   const s = deps.settings;
   const code = newCode();
   const salt = newSalt();
-  const at = now(deps);
   const expiresAt = new Date(at.getTime() + s['forms.otp.ttl-minutes'] * 60_000);
   const cooldownEnds = new Date(at.getTime() - s['forms.otp.resend-cooldown-seconds'] * 1000);
   const issued = await issueRecipientCode(deps.db, {

@@ -1,7 +1,8 @@
 // The verified recipient's form (spec: GET, PATCH /api/public/form-instances/{token}, POST
 // .../submit): render with prefill, autosave, submit. PREPARER fields keep the sender's values
-// (400 `field-not-editable` naming each); submit goes through the one way an instance becomes
-// SUBMITTED, with the intake start row, as the instance API's submit does.
+// (400 `field-not-editable` naming each); file fields hold only the instance's own uploads
+// (recipient-attachments.ts); submit goes through the one way an instance becomes SUBMITTED, with
+// the intake start row, as the instance API's submit does.
 import { findFormInstance, updateFormInstance, type FormInstanceRow } from '../../db/queries/form-instances';
 import { AppError } from '../../domain/errors';
 import { TYPE_TRAITS } from '../../domain/forms/field-types';
@@ -14,6 +15,7 @@ import type { DefinitionDeps } from '../definitions/capability';
 import { formDefinitionCapability as cap } from './form-definitions';
 import { submissionErrors } from './public-intake';
 import { authorizedInstance, recipientNotFound } from './recipient-access';
+import { foreignFiles } from './recipient-attachments';
 import type { OutboundDeps } from './outbound-send';
 import { markInstanceSubmitted } from './submit-instance';
 
@@ -96,6 +98,8 @@ export async function submitRecipientForm(deps: OutboundDeps, token: string, acc
       const errors = submissionErrors(result.errors);
       throw new AppError('validation-failed', `Invalid submission: ${errors[0]!.path}: ${errors[0]!.message}`, { errors });
     }
+    const foreign = await foreignFiles(tx, row, schema, result.data);
+    if (foreign.length) throw new AppError('validation-failed', `Invalid submission: ${foreign[0]!.path}: ${foreign[0]!.message}`, { errors: foreign });
     return markInstanceSubmitted(tx, row, result.data);
   });
   return formView(submitted, schema);

@@ -8,9 +8,13 @@ export const PII_SENTINELS = {
   phone: '+493055501987',
 } as const;
 
-/** Every value the log scan looks for: the sentinels and the customer numbers the phone tests call. */
+/**
+ * Every value the log scan looks for: the sentinels, the customer numbers the phone tests call, and
+ * the prefix of every webhook signing secret (no secret the suite creates may reach a log line).
+ */
 export const FIXTURE_PII: readonly string[] = [
   ...Object.values(PII_SENTINELS),
+  'whsec_',
   '+14155550100',
   '+14155550142',
   '+14155550177',

@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { Database } from '../../db/client';
 import { OutboxDispatcher, temporalSignaller, temporalStarter } from '../../workers/dispatcher';
 import { workflowsPath } from '../../workers/worker-process';
+import { buildIdOf, promoteBuild, workerDeploymentOptionsFor } from '../../workers/worker-versioning';
 import { servers } from './servers';
 
 let runtimeInstalled = false;
@@ -17,7 +18,9 @@ export interface TestWorker {
 
 /**
  * A real worker on the run's Temporal server, on a task queue of its own so test files never
- * pick up each other's workflows. Activities are whatever the test passes.
+ * pick up each other's workflows. Activities are whatever the test passes. Versioned as in
+ * production (a Worker Deployment of its own, named after the queue, so no test sees another's
+ * routing), and its build made current before it is handed out, so every start lands on it.
  */
 export async function startTestWorker(
   activities: object,
@@ -30,10 +33,25 @@ export async function startTestWorker(
   }
   const address = servers().temporalAddress;
   const nativeConnection = await NativeConnection.connect({ address });
-  const worker = await Worker.create({ connection: nativeConnection, taskQueue, workflowsPath, activities, ...options });
+  const version = { deploymentName: `test-${taskQueue}`, buildId: buildIdOf({ 'temporal.build-id': undefined }) };
+  const worker = await Worker.create({
+    connection: nativeConnection,
+    taskQueue,
+    workflowsPath,
+    activities,
+    workerDeploymentOptions: workerDeploymentOptionsFor(version),
+    ...options,
+  });
   const running = worker.run();
   const connection = await Connection.connect({ address });
   const client = new Client({ connection });
+  await promoteBuild(connection.workflowService, { namespace: 'default', version }).catch(async (err) => {
+    worker.shutdown();
+    await running;
+    await nativeConnection.close();
+    await connection.close();
+    throw err;
+  });
   return {
     client,
     taskQueue,

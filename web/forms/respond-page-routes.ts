@@ -45,8 +45,9 @@ export function respondPageRoutes() {
     security: [],
     summary: 'The hosted page of an outbound form (HTML; the link of the e-mail)',
     description:
-      'Starts at the code step (`POST /api/public/form-instances/{token}/otp`, then `/verify`), then renders the form with its prefill and saved ' +
-      'answers (PREPARER fields read-only), autosaves (`PATCH`) and submits. Answers 200 for every well-formed token, whether or not it exists ' +
+      'Starts at the code step (`POST /api/public/form-instances/{token}/otp`, then `/verify`; a 429 within the resend cooldown is said on the page), ' +
+      'then renders the form with its prefill and saved answers (PREPARER fields read-only, each with a note saying why), uploads file fields ' +
+      'through `/api/public/form-instances/{token}/documents`, autosaves (`PATCH`) and submits. Answers 200 for every well-formed token, whether or not it exists ' +
       '(the recipient API decides, with its one 404); a malformed token gets the 404 page. Headers: `Content-Security-Policy` with a per-response ' +
       "nonce, `default-src 'none'`, `frame-ancestors 'none'`; `X-Content-Type-Options: nosniff`, `Referrer-Policy: no-referrer`, `Cache-Control: no-store`.",
     request: { params: RecipientTokenPath },
@@ -59,7 +60,7 @@ export function respondPageRoutes() {
     const parsed = RecipientTokenPath.safeParse({ token: c.req.param('token') });
     if (!parsed.success) return notFoundPage(c, nonce);
     const data: RespondPageData = { apiUrl: `/api/public/form-instances/${parsed.data.token}`, autosaveMs: AUTOSAVE_MS };
-    return c.html(hostedPage({ title: 'Your form', nonce, body: CODE_STEP, data, scriptSrc: await hostedScriptPath('respond') }), 200);
+    return c.html(hostedPage({ title: 'Open your form', nonce, body: CODE_STEP, data, scriptSrc: await hostedScriptPath('respond') }), 200);
   });
   return app;
 }

@@ -1,6 +1,6 @@
 // The hosted embed page over the app: the markup of every field type, its headers (CSP with a
 // per-response nonce and frame-ancestors from the sanitised origins), the one 404 page, the
-// content-hashed form script and the SDK.
+// content-hashed form script, the SDK and its frame check, and the icon every page asks for.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { signEmbedToken } from '../../../domain/forms/embed-token';
 import { client, useTestApp } from '../../support/app';
@@ -49,7 +49,7 @@ describe('hosted embed page GET /embed/{token}', () => {
 
   it('renders every field type accessibly: label for each control, help and error by aria-describedby, groups as fieldsets', async () => {
     const { text } = await get(`/embed/${token}`);
-    for (const key of ['name', 'notes', 'email', 'phone', 'age', 'born', 'color', 'proof']) {
+    for (const key of ['name', 'notes', 'email', 'phone', 'age', 'born', 'color']) {
       expect(text).toContain(`<label for="f-${key}">`);
       expect(text).toMatch(new RegExp(`id="f-${key}"[^>]*aria-describedby="[^"]*f-${key}-error`));
       expect(text).toContain(`<p class="error" id="f-${key}-error" hidden></p>`);
@@ -65,7 +65,12 @@ describe('hosted embed page GET /embed/{token}', () => {
     expect(text).toContain('<input type="radio" id="f-size-1" name="size" value="l" ><label for="f-size-1">Large</label>');
     expect(text).toContain('<input type="checkbox" id="f-tags-0" name="tags" value="a" ><label for="f-tags-0">Alpha</label>');
     expect(text).toMatch(/<input type="checkbox" id="f-agree" name="agree" value="true"/);
-    expect(text).toMatch(/<input type="file" id="f-proof" name="proof" multiple data-max-items="2"/);
+    // The file input is named by its field label alone; the visible "Choose files" label is the button, hidden from assistive technology.
+    expect(text).toContain('<label for="f-proof" id="f-proof-label">Proof</label>');
+    expect(text).toMatch(
+      /<input type="file" class="file-input" id="f-proof" name="proof" multiple data-max-items="2" aria-labelledby="f-proof-label" aria-describedby="f-proof-error f-proof-status"><label for="f-proof" class="file-button" aria-hidden="true">Choose files<\/label>/,
+    );
+    expect(text).toContain('<p class="files-label" id="f-proof-files-label" hidden>Uploaded files</p><ul class="files" id="f-proof-files" aria-labelledby="f-proof-files-label"></ul>');
     expect(text).toContain('<input type="hidden" id="f-source" name="source" value="" data-field="source">');
     expect(text).toContain('<section class="content" data-field="intro" ><h2>Before you start</h2><p>It takes two minutes.</p></section>');
     // A field behind visibleIf starts hidden; the error summary is a focusable alert.
@@ -73,7 +78,10 @@ describe('hosted embed page GET /embed/{token}', () => {
     expect(text).toContain('<div id="error-summary" class="error-summary" role="alert" tabindex="-1" hidden>');
     // Schema text is escaped, in the markup and in the page data.
     expect(text).toContain('Your &lt;script&gt;name&lt;/script&gt;');
-    expect(text).toContain('<h1>Every field &lt;b&gt;type&lt;/b&gt;</h1>');
+    expect(text).toContain('<h1 id="form-title" tabindex="-1">Every field &lt;b&gt;type&lt;/b&gt;</h1>');
+    // The thank-you block's heading is an h1 too: once the form is hidden it is the page's one h1.
+    expect(text).toContain('<div id="done" class="done" tabindex="-1" hidden><h1>Thank you</h1>');
+    expect(text).toContain('<link rel="icon" href="/favicon.svg" type="image/svg+xml">');
     expect(text).not.toContain('<script>name');
     const data = text.match(/<script type="application\/json" id="page-data">(.*?)<\/script>/s)![1]!;
     expect(data).not.toMatch(/<\/?script/i);
@@ -132,12 +140,55 @@ describe('hosted embed page GET /embed/{token}', () => {
     expect((await get('/hosted/form.0000000000000000.js')).status).toBe(404);
   });
 
+  it('GET /api/public/embed/{token}/frame-check: allowed or why not, readable from any origin; the one 404 for a token without a form', async () => {
+    const check = (t: string, origin: string) => get(`/api/public/embed/${t}/frame-check?origin=${encodeURIComponent(origin)}`, { Origin: origin });
+    const allowed = await check(token, 'https://shop.example');
+    expect(allowed.status).toBe(200);
+    expect(JSON.parse(allowed.text)).toEqual({ allowed: true });
+    expect(allowed.headers.get('access-control-allow-origin')).toBe('*');
+    // Canonical comparison: a default port is the same origin.
+    expect(JSON.parse((await check(token, 'https://shop.example:443')).text)).toEqual({ allowed: true });
+    for (const other of ['https://evil.example', 'http://shop.example', 'https://shop.example.evil', 'not an origin']) {
+      const refused = await check(token, other);
+      expect(refused.status, other).toBe(200);
+      expect(JSON.parse(refused.text), other).toEqual({ allowed: false, reason: 'origin-not-allowed' });
+    }
+    const none = await publishedForm(ctx, t.asOwner);
+    expect(JSON.parse((await check(none.token, 'https://shop.example')).text)).toEqual({ allowed: false, reason: 'origin-not-allowed' });
+
+    const missing = await check('nope', 'https://shop.example');
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(JSON.parse(missing.text).code).toBe('embed-form-not-found');
+    expect(missing.headers.get('access-control-allow-origin')).toBe('*');
+    const noOrigin = await get(`/api/public/embed/${token}/frame-check`);
+    expect(noOrigin.status).toBe(400);
+    expect(noOrigin.headers.get('access-control-allow-origin')).toBe('*');
+  });
+
+  it('GET /favicon.ico and /favicon.svg: the platform icon, for every page (no 404 in any browser console)', async () => {
+    const ico = await ctx.app.request('/favicon.ico');
+    expect(ico.status).toBe(200);
+    expect(ico.headers.get('content-type')).toBe('image/x-icon');
+    const bytes = Buffer.from(await ico.arrayBuffer());
+    // ICONDIR: reserved 0, type 1 (icon), one image of 32 × 32 at 32 bits per pixel.
+    expect([bytes.readUInt16LE(0), bytes.readUInt16LE(2), bytes.readUInt16LE(4), bytes[6], bytes[7], bytes.readUInt16LE(12)]).toEqual([0, 1, 1, 32, 32, 32]);
+    expect(bytes.length).toBe(6 + 16 + bytes.readUInt32LE(14));
+    const svg = await get('/favicon.svg');
+    expect(svg.status).toBe(200);
+    expect(svg.headers.get('content-type')).toBe('image/svg+xml');
+    expect(svg.text).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    expect(svg.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
   it('GET /embed.js: the SDK, cacheable, with an ETag that answers 304', async () => {
     const sdk = await get('/embed.js');
     expect(sdk.status).toBe(200);
     expect(sdk.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     expect(sdk.headers.get('cache-control')).toBe('public, max-age=300');
     expect(sdk.text).toContain('platform-form:submitted');
+    expect(sdk.text).toContain('platform-form:error');
+    expect(sdk.text).toContain('/frame-check?origin=');
     expect(sdk.text).toContain('allow-scripts allow-forms allow-same-origin');
     const etag = sdk.headers.get('etag')!;
     expect((await get('/embed.js', { 'If-None-Match': etag })).status).toBe(304);

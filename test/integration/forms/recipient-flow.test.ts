@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { client, useTestApp } from '../../support/app';
 import { seedFormsTenant } from '../../support/forms';
 import { codeIn, mailTo, smtpUrl, waitForMail } from '../../support/mail';
+import { endCodeCooldowns } from '../../support/embed-forms';
 import { bearer, openForm, outboundForm, ROLES, send } from '../../support/outbound';
 
 const P = '/api/public/form-instances';
@@ -115,17 +116,20 @@ describe('recipient flow', () => {
     expect((await api.post(`${P}/${s.token}/verify`, null, { code })).status).toBe(404);
     // A new code (past the cooldown) works, once.
     await ctx.db.db.execute(sql`update form_recipient_otps set sent_at = now() - interval '2 minutes' where instance_id = ${s.instanceId}`);
+    await endCodeCooldowns(ctx);
     await api.post(`${P}/${s.token}/otp`, null);
     const fresh = codeIn((await waitForMail(s.email, 3)).at(-1)!);
     expect((await api.post(`${P}/${s.token}/verify`, null, { code: fresh })).status).toBe(200);
     expect((await api.post(`${P}/${s.token}/verify`, null, { code: fresh })).status).toBe(404);
   });
 
-  it('resend cooldown: a second request within it sends no mail and answers the same 202', async () => {
+  it('resend cooldown: a second request within it sends no mail and answers 429 rate-limited with Retry-After (test/integration/forms/recipient-code-cooldown.test.ts)', async () => {
     const s = await sent();
     expect((await api.post(`${P}/${s.token}/otp`, null)).status).toBe(202);
     await waitForMail(s.email, 2);
-    expect((await api.post(`${P}/${s.token}/otp`, null)).status).toBe(202);
+    const again = await api.post(`${P}/${s.token}/otp`, null);
+    expect(again.status).toBe(429);
+    expect(Number(again.headers.get('retry-after'))).toBeGreaterThan(0);
     await sleep(300);
     expect(await mailTo(s.email)).toHaveLength(2);
   });
@@ -134,7 +138,7 @@ describe('recipient flow', () => {
     for (let round = 0; round < 3; round++) {
       const s = await sent();
       const otps = await Promise.all(Array.from({ length: 8 }, () => api.post(`${P}/${s.token}/otp`, null)));
-      expect(otps.every((r) => r.status === 202)).toBe(true);
+      expect(otps.map((r) => r.status).sort()).toEqual([202, 429, 429, 429, 429, 429, 429, 429]);
       const code = codeIn((await waitForMail(s.email, 2)).at(-1)!);
       await sleep(200);
       expect(await mailTo(s.email)).toHaveLength(2);
@@ -166,6 +170,7 @@ describe('recipient flow', () => {
     const access3 = await openForm(ctx, s3.token, s3.email);
     await ctx.db.db.execute(sql`update form_instances set expires_at = now() - interval '1 second' where id = ${s3.instanceId}`);
     expect((await api.get(`${P}/${s3.token}`, null, bearer(access3))).status).toBe(404);
+    await endCodeCooldowns(ctx);
     expect((await api.post(`${P}/${s3.token}/otp`, null)).status).toBe(202);
     await sleep(300);
     expect(await mailTo(s3.email)).toHaveLength(2);
@@ -180,7 +185,8 @@ describe('recipient flow', () => {
 });
 
 describe('recipient rate limits', () => {
-  const ctx = useTestApp({ 'mail.smtp-url': smtpUrl(), 'forms.rate-limit.recipient-per-token-per-minute': 3 });
+  // No resend cooldown here: the per-token budget is what is counted.
+  const ctx = useTestApp({ 'mail.smtp-url': smtpUrl(), 'forms.rate-limit.recipient-per-token-per-minute': 3, 'forms.otp.resend-cooldown-seconds': 0 });
 
   it('past the per-token budget: 429 rate-limited with Retry-After, for unknown tokens too', async () => {
     const api = client(ctx);

@@ -1,14 +1,16 @@
 /// <reference lib="dom" />
 /// <reference lib="dom.iterable" />
-// The hosted form's script (bundled for the browser by client-bundle.ts). It validates with the
+// The embed page's script (bundled for the browser by client-bundle.ts). It validates with the
 // server's own validateSubmission and visibleFields, uploads file fields through the public
-// documents routes of the session, submits, links the uploads, and talks to the embedding page
-// only through the channel the fragment names (`#nonce=…&origin=…`): messages go to that exact
-// origin, and only when it is one of the form's allowed origins.
+// documents routes of the session (file-uploads.ts), submits, links the uploads, and talks to the
+// embedding page only through the channel the fragment names (`#nonce=…&origin=…`): messages
+// (ready, resize, submitted) go to that exact origin, and only when it is one of the form's
+// allowed origins.
 import { z } from 'zod';
 import type { FormSchema } from '../../../domain/forms/form-schema';
 import { validateSubmission } from '../../../domain/forms/submission';
-import { formFields, problemOf, serverErrors } from './form-fields';
+import { fileUploads } from './file-uploads';
+import { formFields, serverErrors } from './form-fields';
 
 /** What the page hands its script in `#page-data` (api/forms/embed-page-routes.ts). */
 export interface HostedFormData {
@@ -41,7 +43,7 @@ const channelNonce = fragment.get('nonce') ?? '';
 const parentOrigin = fragment.get('origin') ?? '';
 const channelOpen = window.parent !== window && /^[A-Za-z0-9_-]{16,128}$/.test(channelNonce) && data.allowedOrigins.includes(parentOrigin);
 
-function post(message: { type: 'resize'; height: number } | { type: 'submitted'; instanceId: string }) {
+function post(message: { type: 'ready' } | { type: 'resize'; height: number } | { type: 'submitted'; instanceId: string }) {
   if (channelOpen) window.parent.postMessage({ ...message, nonce: channelNonce }, parentOrigin);
 }
 
@@ -52,81 +54,14 @@ const reportHeight = () => {
 };
 new ResizeObserver(reportHeight).observe(document.body);
 
-// ---- values and errors ----
-const uploads = new Map<string, Array<{ id: string; name: string }>>();
-let pendingUploads = 0;
-const { readValues, applyVisibility, clearErrors, showErrors } = formFields(schema, form, summary, {
-  filesOf: (key) => (uploads.get(key) ?? []).map((u) => u.id),
-});
-
-// ---- file fields ----
-function renderFiles(key: string) {
-  const list = document.getElementById(`f-${key}-files`)!;
-  list.replaceChildren(
-    ...(uploads.get(key) ?? []).map((u) => {
-      const li = document.createElement('li');
-      const name = document.createElement('span');
-      name.textContent = u.name;
-      const remove = document.createElement('button');
-      remove.type = 'button';
-      remove.className = 'link';
-      remove.textContent = `Remove ${u.name}`;
-      remove.addEventListener('click', () => void removeUpload(key, u.id));
-      li.append(name, remove);
-      return li;
-    }),
-  );
-}
-
+// ---- values, errors and files ----
 const sessionHeaders = () => ({ 'X-Embed-Token': data.token, 'X-Embed-Session': processRef });
-const statusOf = (key: string) => document.getElementById(`f-${key}-status`)!;
-
-async function upload(key: string, file: File) {
-  const status = statusOf(key);
-  pendingUploads++;
-  status.textContent = `Uploading ${file.name}…`;
-  try {
-    const body = new FormData();
-    body.append('file', file, file.name);
-    const res = await fetch(data.documentsUrl, { method: 'POST', headers: sessionHeaders(), body });
-    if (res.status !== 201) {
-      showErrors([{ path: key, message: `${file.name} was not uploaded: ${await problemOf(res)}` }]);
-      status.textContent = '';
-      return;
-    }
-    const doc = (await res.json()) as { id: string; filename: string };
-    uploads.set(key, [...(uploads.get(key) ?? []), { id: doc.id, name: doc.filename }]);
-    renderFiles(key);
-    status.textContent = `${file.name} uploaded.`;
-  } finally {
-    pendingUploads--;
-  }
-}
-
-async function removeUpload(key: string, id: string) {
-  const res = await fetch(`${data.documentsUrl}/${encodeURIComponent(id)}`, { method: 'DELETE', headers: sessionHeaders() });
-  if (res.status !== 200 && res.status !== 404) {
-    showErrors([{ path: key, message: `The file was not removed: ${await problemOf(res)}` }]);
-    return;
-  }
-  uploads.set(key, (uploads.get(key) ?? []).filter((u) => u.id !== id));
-  renderFiles(key);
-  statusOf(key).textContent = 'File removed.';
-}
-
-for (const field of schema.fields.filter((f) => f.type === 'file')) {
-  const input = document.getElementById(`f-${field.key}`) as HTMLInputElement;
-  input.addEventListener('change', async () => {
-    const files = Array.from(input.files ?? []);
-    input.value = '';
-    const room = Number(input.dataset.maxItems) - (uploads.get(field.key)?.length ?? 0);
-    if (files.length > room) {
-      showErrors([{ path: field.key, message: `At most ${input.dataset.maxItems} files` }]);
-      return;
-    }
-    for (const file of files) await upload(field.key, file);
-  });
-}
+const files = fileUploads(schema, {
+  upload: (body) => fetch(data.documentsUrl, { method: 'POST', headers: sessionHeaders(), body }),
+  remove: (id) => fetch(`${data.documentsUrl}/${encodeURIComponent(id)}`, { method: 'DELETE', headers: sessionHeaders() }),
+});
+const { readValues, applyVisibility, clearErrors, showErrors, recheckField } = formFields(schema, form, summary, { filesOf: files.filesOf });
+files.wire(form, showErrors, recheckField);
 
 // ---- submit ----
 let sending = false;
@@ -135,7 +70,7 @@ form.addEventListener('change', applyVisibility);
 form.addEventListener('submit', async (event) => {
   event.preventDefault();
   if (sending) return;
-  if (pendingUploads > 0) {
+  if (files.pending() > 0) {
     formStatus.textContent = 'Wait until the files are uploaded.';
     return;
   }
@@ -158,7 +93,7 @@ form.addEventListener('submit', async (event) => {
     });
     if (res.status === 201) {
       const { id } = (await res.json()) as { id: string };
-      if (Array.from(uploads.values()).some((list) => list.length > 0)) await link(id);
+      if (files.any()) await link(id);
       form.hidden = true;
       const done = document.getElementById('done')!;
       done.hidden = false;
@@ -189,4 +124,5 @@ async function link(instanceId: string) {
 }
 
 applyVisibility();
+post({ type: 'ready' });
 reportHeight();

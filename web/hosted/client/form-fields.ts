@@ -2,10 +2,12 @@
 /// <reference lib="dom.iterable" />
 // What every hosted form's script does with the markup of form-markup.ts: read the values, show
 // and hide fields by `visibleIf` (with the server's own visibleFields), and show problems on the
-// fields and in the error summary. The embed and respond scripts differ only in where they send.
+// fields and in the error summary, each withdrawn as soon as its field is fixed (checked with the
+// server's own validateSubmission on every input and change of that field, not at the next
+// submit). The embed and respond scripts differ only in where they send.
 import { TYPE_TRAITS } from '../../../domain/forms/field-types';
 import type { FormField, FormSchema } from '../../../domain/forms/form-schema';
-import type { SubmissionError } from '../../../domain/forms/submission';
+import { validateSubmission, type SubmissionError } from '../../../domain/forms/submission';
 import { visibleFields } from '../../../domain/forms/visibility';
 
 export interface FormFields {
@@ -14,6 +16,8 @@ export interface FormFields {
   clearErrors(): void;
   /** Paths are field keys (`email`, `tags.1`); '' is the whole form. */
   showErrors(errors: SubmissionError[]): void;
+  /** Withdraws the field's error once the rules accept its value (a file field after an upload). */
+  recheckField(key: string): void;
 }
 
 export interface FormFieldsOptions {
@@ -71,8 +75,11 @@ export function formFields(schema: FormSchema, form: HTMLFormElement, summary: H
   }
 
   const labelOf = (key: string) => schema.fields.find((f) => f.key === key)?.label ?? key;
+  /** Fields showing an error now. */
+  const flagged = new Set<string>();
 
   function clearErrors() {
+    flagged.clear();
     summary.hidden = true;
     summary.querySelector('ul')!.replaceChildren();
     for (const el of Array.from(form.querySelectorAll<HTMLElement>('.error'))) {
@@ -82,6 +89,36 @@ export function formFields(schema: FormSchema, form: HTMLFormElement, summary: H
     for (const el of Array.from(form.querySelectorAll('[aria-invalid]'))) el.removeAttribute('aria-invalid');
   }
 
+  /** One field's error off the field and out of the summary; the summary goes when it is empty. */
+  function clearField(key: string) {
+    flagged.delete(key);
+    const text = document.getElementById(`f-${key}-error`);
+    if (text) {
+      text.hidden = true;
+      text.textContent = '';
+    }
+    const target = document.getElementById(`f-${key}`);
+    if (target) for (const c of [target, ...Array.from(target.querySelectorAll('input'))]) c.removeAttribute('aria-invalid');
+    const list = summary.querySelector('ul')!;
+    for (const item of Array.from(list.querySelectorAll<HTMLElement>('li[data-key]'))) if (item.dataset.key === key) item.remove();
+    if (!list.children.length) summary.hidden = true;
+  }
+
+  /** Once the rules accept a flagged field, its error goes (another field's stays until that one is fixed). */
+  function recheckField(key: string) {
+    if (!flagged.has(key)) return;
+    const checked = validateSubmission(schema, readValues());
+    if (checked.ok || !checked.errors.some((e) => e.path.split('.')[0] === key)) clearField(key);
+  }
+
+  /** On every edit of a field, not at the next submit. */
+  function recheck(event: Event) {
+    const key = (event.target as HTMLElement | null)?.closest<HTMLElement>('[data-field]')?.dataset.field;
+    if (key) recheckField(key);
+  }
+  form.addEventListener('input', recheck);
+  form.addEventListener('change', recheck);
+
   function showErrors(errors: SubmissionError[]) {
     clearErrors();
     const list = summary.querySelector('ul')!;
@@ -90,6 +127,8 @@ export function formFields(schema: FormSchema, form: HTMLFormElement, summary: H
       const target = key ? document.getElementById(`f-${key}`) : null;
       const item = document.createElement('li');
       if (target) {
+        flagged.add(key);
+        item.dataset.key = key;
         const link = document.createElement('a');
         link.href = `#f-${key}`;
         link.textContent = `${labelOf(key)}: ${message}`;
@@ -111,7 +150,7 @@ export function formFields(schema: FormSchema, form: HTMLFormElement, summary: H
     summary.focus();
   }
 
-  return { readValues, applyVisibility, clearErrors, showErrors };
+  return { readValues, applyVisibility, clearErrors, showErrors, recheckField };
 }
 
 /** A problem answer's detail, for a message. */

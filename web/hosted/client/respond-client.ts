@@ -5,10 +5,14 @@
 // in the browser with the server's own renderer (form-markup.ts) once the access token opens it.
 // The access token lives in sessionStorage (this tab only, gone with it); a 404 while holding one
 // means it expired or was replaced, so the page forgets it and goes back to the code step.
+// Once open: focus on the form's heading, the tab named after the form, each sender-set field
+// saying why it cannot be changed, file fields uploading through the recipient's own routes
+// (file-uploads.ts), and every answer autosaved.
 import { z } from 'zod';
 import type { FormSchema } from '../../../domain/forms/form-schema';
 import { validateSubmission } from '../../../domain/forms/submission';
 import { formMarkup } from '../form-markup';
+import { fileUploads, type FileUploads, type Upload } from './file-uploads';
 import { formFields, problemOf, serverErrors, type FormFields } from './form-fields';
 
 /** What the respond page hands its script in `#page-data` (api/forms/respond-page-routes.ts). */
@@ -25,6 +29,9 @@ interface RecipientForm {
   roles: Record<string, string>;
   state: string;
 }
+
+/** What a sender-set (PREPARER) field says under it. */
+const LOCKED_NOTE = 'Filled in by the sender of this form; you cannot change it here.';
 
 // The CSP allows no eval: zod must not try its compiled fast path.
 z.config({ jitless: true });
@@ -65,12 +72,25 @@ function codeProblem(message: string) {
   codeInput.focus();
 }
 
+/** The seconds a 429 asks to wait (its Retry-After), when it names them. */
+const retryAfter = (res: Response) => {
+  const seconds = Number(res.headers.get('retry-after'));
+  return Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds) : undefined;
+};
+
 sendCode.addEventListener('click', async () => {
   sendCode.disabled = true;
   const res = await api('/otp', { method: 'POST' }).catch(() => undefined);
   sendCode.disabled = false;
   if (res?.status === 202) {
     codeStatus.textContent = 'If this link is still open, a code is on its way to the address the form was sent to. Enter it below.';
+    codeInput.focus();
+  } else if (res?.status === 429) {
+    // The cooldown (or the request budget): nothing was sent now; an earlier code may still be on its way.
+    const seconds = retryAfter(res);
+    codeStatus.textContent =
+      'No new code was sent: one was asked for a moment ago. Check your inbox and spam folder for it' +
+      (seconds ? `, or ask again in ${seconds} seconds.` : ', or ask again in a minute.');
     codeInput.focus();
   } else codeStatus.textContent = res ? `No code was sent: ${await problemOf(res)}` : 'No code was sent: the connection failed. Try again.';
 });
@@ -88,7 +108,7 @@ codeForm.addEventListener('submit', async (event) => {
   accessToken = ((await res.json()) as { accessToken: string }).accessToken;
   sessionStorage.setItem(storageKey, accessToken);
   codeInput.value = '';
-  await openForm();
+  await openForm(true);
 });
 
 // ---- the form ----
@@ -99,24 +119,51 @@ function showDone() {
   done.focus();
 }
 
-async function openForm() {
+/** The recipient's uploads, by the field whose saved value names them. */
+async function savedFiles(schema: FormSchema, values: Record<string, unknown>): Promise<Record<string, Upload[]>> {
+  if (!schema.fields.some((f) => f.type === 'file')) return {};
+  const res = await api('/documents').catch(() => undefined);
+  // Without the list the saved ids are kept under a plain name: the next autosave must not drop them.
+  const listed = res?.status === 200 ? ((await res.json()) as { items: Array<{ id: string; filename: string }> }).items : undefined;
+  const names = new Map(listed?.map((d) => [d.id, d.filename]));
+  const held: Record<string, Upload[]> = {};
+  for (const f of schema.fields.filter((field) => field.type === 'file')) {
+    const ids = Array.isArray(values[f.key]) ? (values[f.key] as unknown[]) : [];
+    held[f.key] = ids
+      .filter((id): id is string => typeof id === 'string' && (!listed || names.has(id)))
+      .map((id) => ({ id, name: names.get(id) ?? 'Saved file' }));
+  }
+  return held;
+}
+
+/** `focus`: the code was just accepted, so the recipient is taken to the form's heading. */
+async function openForm(focus = false) {
   const res = await api('').catch(() => undefined);
   if (!res) return forget('The form could not be loaded: the connection failed. Try again.');
   if (res.status !== 200) return forget('Ask for a new code to open the form.');
   const view = (await res.json()) as RecipientForm;
   const values = { ...view.prefill, ...view.data };
+  const locked = new Map(view.schema.fields.filter((f) => view.roles[f.key] === 'PREPARER').map((f) => [f.key, LOCKED_NOTE]));
   // formMarkup escapes every schema text (hono/html), so this markup carries no script or handler.
-  formStep.innerHTML = String(formMarkup(view.schema, values));
+  formStep.innerHTML = String(formMarkup(view.schema, values, { locked }));
+  document.title = view.schema.title;
   codeStep.hidden = true;
   formStep.hidden = false;
   if (view.state === 'SUBMITTED' || view.state === 'PROCESSED') return showDone();
-  const locked = new Set(
-    view.schema.fields.filter((f) => view.roles[f.key] === 'PREPARER' || f.type === 'file').map((f) => f.key),
-  );
-  wireForm(view.schema, formFields(view.schema, formStep.querySelector('form')!, document.getElementById('error-summary')!, { locked }));
+  const files = fileUploads(view.schema, {
+    upload: (body) => fetch(`${page.apiUrl}/documents`, { method: 'POST', headers: { Authorization: `Bearer ${accessToken}` }, body }),
+    remove: (id) => api(`/documents/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+  });
+  const form = formStep.querySelector('form')!;
+  // A sender-set file field keeps the sender's value as it is.
+  const filesOf = (key: string) => (locked.has(key) ? ((values[key] as string[] | undefined) ?? []) : files.filesOf(key));
+  const fields = formFields(view.schema, form, document.getElementById('error-summary')!, { locked: new Set(locked.keys()), filesOf });
+  files.restore(await savedFiles(view.schema, values));
+  wireForm(view.schema, fields, files);
+  if (focus) document.getElementById('form-title')!.focus();
 }
 
-function wireForm(schema: FormSchema, fields: FormFields) {
+function wireForm(schema: FormSchema, fields: FormFields, files: FileUploads) {
   const form = formStep.querySelector('form')!;
   const status = document.getElementById('form-status')!;
   const button = form.querySelector('button[type=submit]') as HTMLButtonElement;
@@ -126,15 +173,32 @@ function wireForm(schema: FormSchema, fields: FormFields) {
   /** The answers as the server should keep them: only what the recipient may see and set. */
   const answers = () => fields.readValues();
 
+  // One save at a time: two in flight could commit out of order and leave the older answers saved.
+  let saving = false;
+  let saveAgain = false;
+
   async function autosave() {
     timer = undefined;
     if (sending) return;
-    const res = await api('', { method: 'PATCH', body: JSON.stringify({ data: answers() }) }).catch(() => undefined);
-    if (!res) status.textContent = 'Not saved: the connection failed. Your answers are still here.';
-    else if (res.status === 200) status.textContent = 'Saved.';
-    else if (res.status === 404) forget('Your session ended. Ask for a new code to go on; your saved answers are kept.');
-    else if (res.status === 409) status.textContent = 'This form was already sent.';
-    else fields.showErrors(await serverErrors(res, 'Not saved'));
+    if (saving) {
+      saveAgain = true;
+      return;
+    }
+    saving = true;
+    try {
+      const res = await api('', { method: 'PATCH', body: JSON.stringify({ data: answers() }) }).catch(() => undefined);
+      if (!res) status.textContent = 'Not saved: the connection failed. Your answers are still here.';
+      else if (res.status === 200) status.textContent = 'Saved.';
+      else if (res.status === 404) forget('Your session ended. Ask for a new code to go on; your saved answers are kept.');
+      else if (res.status === 409) status.textContent = 'This form was already sent.';
+      else fields.showErrors(await serverErrors(res, 'Not saved'));
+    } finally {
+      saving = false;
+    }
+    if (saveAgain) {
+      saveAgain = false;
+      await autosave();
+    }
   }
 
   const onEdit = () => {
@@ -144,10 +208,18 @@ function wireForm(schema: FormSchema, fields: FormFields) {
   };
   form.addEventListener('input', onEdit);
   form.addEventListener('change', onEdit);
+  files.wire(form, fields.showErrors, (key) => {
+    fields.recheckField(key);
+    onEdit();
+  });
 
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     if (sending) return;
+    if (files.pending() > 0) {
+      status.textContent = 'Wait until the files are uploaded.';
+      return;
+    }
     clearTimeout(timer);
     const checked = validateSubmission(schema, answers());
     if (!checked.ok) return fields.showErrors(checked.errors);
