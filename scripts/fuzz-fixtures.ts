@@ -261,8 +261,47 @@ async function accessFixtures(api: Api): Promise<FixturePlan> {
   };
 }
 
+/** An SLA clock on the example process calendar; stop and cancel get one each. */
+async function slaClockFixtures(api: Api): Promise<FixturePlan> {
+  const start = async () => (await api.call('POST', '/api/sla-clocks', { processCalendarKey: 'invoice-approval', budget: { days: 2 }, subject: { kind: 'invoice', id: 'INV-1' } })).id as string;
+  const kept = await start();
+  return {
+    byPath: [[/^\/api\/sla-clocks\/\{id\}/, { 'path.id': kept }]],
+    byOperation: {
+      'POST /api/sla-clocks/{id}/stop': { 'path.id': await start() },
+      'DELETE /api/sla-clocks/{id}': { 'path.id': await start() },
+    },
+  };
+}
+
+/**
+ * A webhook endpoint at a local port nothing listens on (the fuzz stack allows http and loopback):
+ * its deliveries fail and wait for retries, which is all the routes need. DELETE gets its own.
+ */
+async function webhookFixtures(api: Api): Promise<FixturePlan> {
+  const create = async () => (await api.call('POST', '/api/webhook-endpoints', { url: 'http://127.0.0.1:9/fuzz', description: 'Fuzz receiver' })).id as string;
+  const kept = await create();
+  const delivery = await api.call('POST', `/api/webhook-endpoints/${kept}/test`);
+  return {
+    byPath: [
+      [/^\/api\/webhook-endpoints\/\{id\}/, { 'path.id': kept }],
+      [/^\/api\/webhook-deliveries\/\{id\}/, { 'path.id': delivery.id as string }],
+    ],
+    byOperation: { 'DELETE /api/webhook-endpoints/{id}': { 'path.id': await create() } },
+  };
+}
+
 export async function createFixtures(api: Api, mailUrl: string): Promise<FixturePlan> {
-  const plans = [await calendarFixtures(api), await formFixtures(api, mailUrl), await documentFixtures(api), await signatureFixtures(api), await phoneFixtures(api), await accessFixtures(api)];
+  const plans = [
+    await calendarFixtures(api),
+    await formFixtures(api, mailUrl),
+    await documentFixtures(api),
+    await signatureFixtures(api),
+    await phoneFixtures(api),
+    await accessFixtures(api),
+    await slaClockFixtures(api),
+    await webhookFixtures(api),
+  ];
   return {
     byPath: plans.flatMap((p) => p.byPath),
     byOperation: Object.assign({}, ...plans.map((p) => p.byOperation)),

@@ -111,6 +111,8 @@ try {
       PHONE_PROVIDER_BASE_URL: vapi.baseUrl,
       PHONE_PROVIDER_API_KEY: PROVIDER_KEY,
       MAIL_SMTP_URL: mail.smtpUrl,
+      // The webhook fixture's endpoint is a loopback port (workers/dev.ts already allows http).
+      WEBHOOKS_ALLOW_PRIVATE_NETWORKS: '127.0.0.0/8',
       FORMS_RATE_LIMIT_PER_IP_PER_MINUTE: UNLIMITED,
       FORMS_RATE_LIMIT_PER_TOKEN_PER_MINUTE: UNLIMITED,
       FORMS_RATE_LIMIT_RECIPIENT_PER_IP_PER_MINUTE: UNLIMITED,

@@ -1,6 +1,7 @@
 import { proxyActivities, setWorkflowOptions, sleep } from '@temporalio/workflow';
 import type { WebhookActivities } from '../activities/webhooks';
 import type { WebhookDeliveryInput, WebhookDeliveryState } from '../domain/webhooks/delivery-process';
+import { versioningBehaviour } from './versioning-behaviour';
 
 export type { WebhookDeliveryInput };
 
@@ -30,4 +31,4 @@ export async function webhookDelivery(input: WebhookDeliveryInput): Promise<Webh
 // A failing endpoint keeps its deliveries waiting for about 28 hours of retries (the default
 // schedule): they must not hold an old build alive for that, so each moves to the current build at
 // its next task. The loop (attempt, then a timer) is the whole history the new code must replay.
-setWorkflowOptions({ versioningBehavior: 'AUTO_UPGRADE' }, webhookDelivery);
+setWorkflowOptions(versioningBehaviour('AUTO_UPGRADE'), webhookDelivery);

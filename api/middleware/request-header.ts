@@ -14,12 +14,12 @@ const nodeOf = (c: Context) => c.env as NodeBindings | undefined;
  * serves the request. `c.req.header()` builds a WHATWG Headers copy of every header on its first
  * use (about 2 µs), a tenth of a cached read; read here, a request that needs only a few headers
  * never pays for it. Repeated headers are joined with ", " either way. Elsewhere (`app.request()`
- * in tests) the Request's own headers.
+ * in tests, whose env may carry only a socket for the client address) the Request's own headers.
  */
 export function requestHeader(c: Context, name: string): string | undefined {
-  const incoming = nodeOf(c)?.incoming;
-  if (!incoming) return c.req.header(name);
-  const value = incoming.headers[name];
+  const headers = nodeOf(c)?.incoming?.headers;
+  if (!headers) return c.req.header(name);
+  const value = headers[name];
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
@@ -31,6 +31,6 @@ export function requestHeader(c: Context, name: string): string | undefined {
  */
 export function setAnswerHeader(c: Context, name: string, value: string): void {
   const outgoing = nodeOf(c)?.outgoing;
-  if (outgoing && !outgoing.headersSent) outgoing.setHeader(name, value);
+  if (typeof outgoing?.setHeader === 'function' && !outgoing.headersSent) outgoing.setHeader(name, value);
   else c.header(name, value);
 }

@@ -1,5 +1,5 @@
 // One durable process per (event, endpoint): its contract, the input the outbox starts it with and
-// what each attempt tells it. The event's row (migration 0024's triggers, or the test and replay
+// what each attempt tells it. The event's row (migration 0027's triggers, or the test and replay
 // routes) writes a delivery row and this process's outbox start row in one transaction.
 import { defineProcess } from '../process-contract';
 

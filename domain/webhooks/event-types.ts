@@ -1,6 +1,6 @@
 // The webhook event catalog (docs/webhooks.md "Events"): every type a tenant may subscribe an
 // endpoint to, with its one-line meaning and an example of what a receiver gets. Database triggers
-// (migration 0024) write these types; a test holds the two together by firing each from a real flow.
+// (migration 0027) write these types; a test holds the two together by firing each from a real flow.
 import { FORM_INSTANCE_STATES } from '../forms/instance-states';
 
 export interface WebhookEventTypeDef {
@@ -49,6 +49,21 @@ const signatureInstanceEvent = (description: string, status: string, sealStatus:
     status,
     sealStatus,
     link: `${base}/api/signature-instances/${signatureInstanceId}`,
+  },
+});
+
+const slaClockId = '7c3e5a1f-9b2d-4c6e-8f0a-1b3d5f7a9c2e';
+const slaClockEvent = (description: string, state: string, percent: number | null): WebhookEventTypeDef => ({
+  description,
+  example: {
+    clockId: slaClockId,
+    subject: { kind: 'ticket', id: 'T-4711' },
+    processCalendarKey: 'support',
+    state,
+    percent,
+    reachedAt: at,
+    dueAt: '2026-05-05T11:00:00.000Z',
+    link: `${base}/api/sla-clocks/${slaClockId}`,
   },
 });
 
@@ -109,6 +124,9 @@ export const WEBHOOK_EVENT_TYPES = {
       link: `${base}/api/documents/2d4c6e8a-0b1d-4f3a-9c5e-7a9b1c3d5e7f`,
     },
   },
+  'sla.clock.warning': slaClockEvent('An SLA clock reached one of its warning percentages of the business-time budget.', 'RUNNING', 75),
+  'sla.clock.breached': slaClockEvent('An SLA clock used its whole business-time budget before it was stopped.', 'BREACHED', 100),
+  'sla.clock.met': slaClockEvent('An SLA clock was stopped before its due date.', 'MET', null),
   'webhook.test': {
     description: 'Sent by `POST /api/webhook-endpoints/{id}/test` to that endpoint alone, through the same path and signature as real events; never subscribed.',
     example: { endpointId: '5e7a9c1b-3d5f-4a7b-9c1d-3e5f7a9b1c3d', link: `${base}/api/webhook-endpoints/5e7a9c1b-3d5f-4a7b-9c1d-3e5f7a9b1c3d` },

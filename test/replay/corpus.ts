@@ -49,6 +49,8 @@ export const REQUIRED_PATHS = [
   'grantExpiry/revoked',
   'grantExpiry/superseded',
   'accessRequestExpirySweep/batches',
+  'webhookDelivery/succeeded-after-retries',
+  'webhookDelivery/failed-after-schedule',
 ] as const;
 
 export interface CorpusHistory {

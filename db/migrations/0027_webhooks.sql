@@ -194,3 +194,28 @@ CREATE TRIGGER documents_settled_webhook AFTER UPDATE OF status ON documents
 CREATE TRIGGER documents_settled_at_insert_webhook AFTER INSERT ON documents
   FOR EACH ROW WHEN (NEW.status IN ('READY', 'QUARANTINED'))
   EXECUTE FUNCTION webhook_document_settled();
+--> statement-breakpoint
+-- sla.clock.warning|breached|met: a clock's own event rows (migration 0025), written after the
+-- clock's row moved, in the same transaction; the clock's state and due date are the moved ones.
+CREATE FUNCTION webhook_sla_clock_event() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  c record;
+BEGIN
+  SELECT subject_kind, subject_id, process_calendar_key, state, due_at INTO c FROM sla_clocks WHERE id = NEW.clock_id;
+  PERFORM webhook_emit(NEW.tenant_id, 'sla.clock.' || NEW.kind, jsonb_build_object(
+    'clockId', NEW.clock_id,
+    'subject', jsonb_build_object('kind', c.subject_kind, 'id', c.subject_id),
+    'processCalendarKey', c.process_calendar_key,
+    'state', c.state,
+    'percent', CASE NEW.kind WHEN 'warning' THEN NEW.detail -> 'percent' WHEN 'breached' THEN to_jsonb(100) ELSE NULL END,
+    'reachedAt', webhook_instant(NEW.at),
+    'dueAt', webhook_instant(c.due_at),
+    'link', '/api/sla-clocks/' || NEW.clock_id
+  ));
+  RETURN NULL;
+END;
+$$;
+--> statement-breakpoint
+CREATE TRIGGER sla_clock_events_webhook AFTER INSERT ON sla_clock_events
+  FOR EACH ROW WHEN (NEW.kind IN ('warning', 'breached', 'met'))
+  EXECUTE FUNCTION webhook_sla_clock_event();
