@@ -13,6 +13,13 @@ export type SendOutboundFormInput = DefinitionRef & {
   context?: Record<string, unknown>;
 };
 
+/**
+ * What the activity answers the workflow: the send without its link. An activity's result is kept
+ * in the workflow's history (readable in the Temporal UI and by anyone with history access), and
+ * the link's token is the recipient's credential.
+ */
+export type WorkflowSentForm = Omit<SentForm, 'token' | 'link'>;
+
 export function createOutboundFormActivities(deps: Pick<ActivityDeps, 'db' | 'settings' | 'logger' | 'mailer'>) {
   const logger = deps.logger.child({ component: 'outbound-form-activities' });
   return {
@@ -21,17 +28,18 @@ export function createOutboundFormActivities(deps: Pick<ActivityDeps, 'db' | 'se
      * `waitingWorkflowId` (the event rail signals it each lifecycle change). Idempotent per
      * activity: a retry finds the instance its first attempt created, so one form is sent.
      */
-    async sendOutboundForm(input: SendOutboundFormInput): Promise<SentForm> {
+    async sendOutboundForm(input: SendOutboundFormInput): Promise<WorkflowSentForm> {
       const { info } = Context.current();
       const { workflowId, runId } = info.workflowExecution!;
       const { tenantId, recipient, prefill, expiresAt, context, ...ref } = input;
-      return sendOutboundForm(
+      const { token: _token, link: _link, ...sent } = await sendOutboundForm(
         { db: deps.db, settings: deps.settings, mailer: deps.mailer, logger },
         { tenantId, userId: `workflow:${workflowId}` },
         ref as DefinitionRef,
         { recipient, prefill, context, expiresAt: expiresAt ? new Date(expiresAt) : undefined },
         { waitingWorkflowId: workflowId, sendKey: `${workflowId}:${runId}:${info.activityId}` },
       );
+      return sent;
     },
 
     async expireFormInstancesBatch(batchSize: number): Promise<{ expired: number; byTenant: Record<string, number> }> {

@@ -88,8 +88,11 @@ describe('outbound forms from workflows, and the expiry sweep', () => {
     await handle.signal(FormInstanceEventSignal.name, submitted);
     await handle.signal(FormInstanceEventSignal.name, submitted);
     const result = await handle.result();
-    expect(result.sent).toMatchObject({ instanceId: inst.id, deliveryStatus: 'SENT' });
+    expect(result.sent).toEqual({ instanceId: inst.id, expiresAt: expect.any(String), deliveryStatus: 'SENT' });
     expect(result.event).toEqual(submitted);
+    // The recipient's link is their credential: it stays out of the workflow's history.
+    const token = /\/respond\/([A-Za-z0-9_-]+)/.exec(mail!.text)![1]!;
+    expect(JSON.stringify((await handle.fetchHistory()).events)).not.toContain(token);
     const [count] = await ctx.db.db.execute<{ n: number }>(sql`select count(*)::int as n from form_instances where context->>'waitingWorkflowId' = ${workflowId}`);
     expect(count!.n).toBe(1);
   });
