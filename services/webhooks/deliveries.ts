@@ -56,8 +56,16 @@ export async function replayDelivery(deps: { db: Db }, p: { tenantId: string; de
   });
 }
 
-/** One page of the endpoint's deliveries, newest first, each with its event and attempts. */
-export async function listDeliveryPage(db: DbOrTx, p: { tenantId: string; endpointId: string; limit: number; cursor?: string | undefined }) {
+/**
+ * One page of the endpoint's deliveries, newest first, each with its event and attempts. Read in one
+ * snapshot: an attempt committing between the two reads would otherwise show in the attempt log of
+ * a delivery whose count and next attempt were read before it.
+ */
+export function listDeliveryPage(db: Db, p: { tenantId: string; endpointId: string; limit: number; cursor?: string | undefined }) {
+  return db.transaction((tx) => readDeliveryPage(tx, p), { isolationLevel: 'repeatable read', accessMode: 'read only' });
+}
+
+async function readDeliveryPage(db: DbOrTx, p: { tenantId: string; endpointId: string; limit: number; cursor?: string | undefined }) {
   await getWebhookEndpoint(db, { tenantId: p.tenantId, id: p.endpointId });
   const rows = await listWebhookDeliveries(db, {
     tenantId: p.tenantId,

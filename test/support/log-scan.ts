@@ -37,7 +37,9 @@ export function findTokenPaths(text: string, file = '(text)'): Array<{ file: str
     if (!line.includes('"msg":"request"')) return;
     const path = String(JSON.parse(line).path ?? '');
     const token = TOKEN_PATH.exec(path)?.[1];
-    if (token !== undefined && token !== '[redacted]') found.push({ file, line: i + 1, path });
+    // A link token is 43 base64url characters; a short segment in its place ('0', '..', 'abc' from
+    // tests probing odd paths that no route matched) cannot be one.
+    if (token !== undefined && token !== '[redacted]' && token.length >= 16) found.push({ file, line: i + 1, path });
   });
   return found;
 }

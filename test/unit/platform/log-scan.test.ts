@@ -26,7 +26,15 @@ describe('the suite log scan', () => {
 
   it('finds a request line whose path holds a link token, and passes redacted ones and other routes', () => {
     const line = (path: string) => JSON.stringify({ msg: 'request', path });
-    const text = [line('/sign/[redacted]'), line('/api/public/embed/abcdef/submit'), line('/api/tenants/t1/invitations'), line('/api/invitations/[redacted]/accept')].join('\n');
-    expect(findTokenPaths(text)).toEqual([{ file: '(text)', line: 2, path: '/api/public/embed/abcdef/submit' }]);
+    const token = 'Zx9_'.repeat(10) + 'abc';
+    const text = [
+      line('/sign/[redacted]'),
+      line(`/api/public/embed/${token}/submit`),
+      line('/api/tenants/t1/invitations'),
+      line('/api/invitations/[redacted]/accept'),
+      // An odd probe no route matched ('..' normalised away): too short to be a link token.
+      line('/api/public/form-instances/0/'),
+    ].join('\n');
+    expect(findTokenPaths(text)).toEqual([{ file: '(text)', line: 2, path: `/api/public/embed/${token}/submit` }]);
   });
 });
