@@ -1,8 +1,10 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { PhoneCallRow } from '../db/queries/phone';
 import type { ReconcilePolicy } from '../domain/phone/call-process';
-import { isTerminal, type CallStatus } from '../domain/phone/call-status';
+import type { PhoneCallStatus } from '../domain/phone/call-fields';
+import { isTerminal } from '../domain/phone/call-status';
 import { resolvePhoneActionInputs, type PhoneActionNode } from '../domain/phone/workflow-action';
+import { dialScheduledCall, scheduleRedial, type ScheduledAttempt, type ScheduledDial } from '../services/phone/call-chain';
 import { closeCallProcess, openCallProcess } from '../services/phone/call-events';
 import { placeOutboundCall } from '../services/phone/placement';
 import { reconcileCall, type ReconcileOutcome } from '../services/phone/reconcile-call';
@@ -21,7 +23,7 @@ export interface PhoneActionRequest {
 /** What the calling workflow gets back; FAILED with errorMessage when the provider refused. */
 export interface PlacedPhoneCall {
   id: string;
-  status: CallStatus;
+  status: PhoneCallStatus;
   providerCallId: string | null;
   errorMessage: string | null;
   customerNumber: string | null;
@@ -30,9 +32,13 @@ export interface PlacedPhoneCall {
 }
 
 export interface OpenedCallProcess {
-  status: CallStatus;
+  status: PhoneCallStatus;
   terminal: boolean;
   reconcile: ReconcilePolicy;
+  /** When a SCHEDULED call is due (epoch ms). */
+  scheduledFor?: number | null;
+  /** The call has a redial policy: the process asks after each attempt whether another follows. */
+  redial?: boolean;
 }
 
 const placed = (c: PhoneCallRow): PlacedPhoneCall => ({
@@ -90,6 +96,8 @@ export function createPhoneActivities(deps: CoreActivityDeps) {
       return {
         status: row.status,
         terminal: isTerminal(row.status),
+        scheduledFor: row.scheduledFor?.getTime() ?? null,
+        redial: row.redial !== null,
         reconcile: {
           afterMs: settings['phone.reconcile-after-ms'],
           retryMs: settings['phone.reconcile-retry-ms'],
@@ -101,6 +109,18 @@ export function createPhoneActivities(deps: CoreActivityDeps) {
     /** No PhoneCallEnded in time: ask the provider and settle from its answer. Never throws on provider trouble. */
     async reconcilePhoneCall(tenantId: string, callId: string, attempt: number): Promise<ReconcileOutcome> {
       return reconcileCall({ db, settings, log: logger }, { tenantId, callId, attempt });
+    },
+
+    /** A SCHEDULED call is due: checked again (cancelled, listed, window moved), then dialled. */
+    async dialScheduledPhoneCall(tenantId: string, callId: string): Promise<ScheduledDial> {
+      return dialScheduledCall({ db, settings, log: logger.child({ tenantId, callId }) }, { tenantId, callId });
+    },
+
+    /** An attempt ended: the next one, SCHEDULED after the backoff inside the window, when the redial rule follows it. */
+    async schedulePhoneRedial(tenantId: string, callId: string): Promise<ScheduledAttempt | null> {
+      const next = await scheduleRedial(db, { tenantId, callId });
+      if (next) logger.info({ tenantId, callId, next }, 'redial scheduled');
+      return next;
     },
 
     /** Last step: processStatus CLOSED and outbox row CLOSED. */

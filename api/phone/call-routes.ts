@@ -1,5 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
+import type { PhoneCallRow } from '../../db/queries/phone';
+import { cancelScheduledCall } from '../../services/phone/call-chain';
 import { getCall, listCalls } from '../../services/phone/call-reads';
 import { placeInternalCall, placeOutboundCall } from '../../services/phone/placement';
 import type { AppEnv } from '../env';
@@ -13,10 +15,12 @@ const tags = ['Phone: calls'];
 
 const PLACEMENT_RULES =
   'Defaults (assistant, number) come from PhoneSettings. Caller mistakes are answered before anything is saved: ' +
+  '409 `number-on-do-not-call` (recorded as a REFUSED call, `callId`; nobody is dialled), ' +
   '400 `validation-failed` / `invalid-customer-number` (not E.164), 422 `assistant-unresolved`, `phone-number-unresolved`, ' +
   '`unknown-phone-number` (another tenant\'s number), `provider-key-missing`. Otherwise the call is saved QUEUED with its ' +
   'process outbox row and the provider is asked: the answer is 201 with the call RINGING, or FAILED with `errorMessage` ' +
-  'when the provider refused or failed (never an error status).';
+  'when the provider refused or failed (never an error status). Outside the calling window of the assistant or number ' +
+  '(callingCalendarKey) the answer is 202 with the call SCHEDULED: its process places it when the window opens.';
 
 /**
  * `Idempotency-Key`: a client retrying a placement after a lost answer gets the first call back
@@ -28,6 +32,12 @@ const idempotencyKey = z
   .optional()
   .openapi({ description: 'Repeat a placement safely: the same key returns the first call (200) without dialling again.' });
 const placementKeyOf = (key: string | undefined) => (key === undefined ? undefined : `http:${key}`);
+
+/** 201 placed (RINGING or FAILED), 202 SCHEDULED for its calling window, 200 a repeat. */
+function placed(c: Context<AppEnv>, call: PhoneCallRow, created: boolean) {
+  if (!created) return c.json(callView(call), 200);
+  return call.status === 'SCHEDULED' ? c.json(callView(call), 202) : c.json(callView(call), 201);
+}
 
 function placementDeps(c: Context<AppEnv>) {
   const { db, settings } = c.get('deps');
@@ -49,7 +59,8 @@ export function callRoutes() {
       responses: {
         200: jsonContent(PhoneCall, 'A repeat of an earlier placement with the same Idempotency-Key'),
         201: jsonContent(PhoneCall, 'Saved; RINGING or FAILED'),
-        ...problemResponses(400, 403, 404, 422, 503),
+        202: jsonContent(PhoneCall, 'Outside the calling window: SCHEDULED, placed when it opens'),
+        ...problemResponses(400, 403, 404, 409, 422, 503),
       },
     }),
     async (c) => {
@@ -60,7 +71,7 @@ export function callRoutes() {
         placementKey: placementKeyOf(c.req.valid('header')['idempotency-key']),
         ...c.req.valid('json'),
       });
-      return created ? c.json(callView(call), 201) : c.json(callView(call), 200);
+      return placed(c, call, created);
     },
   );
 
@@ -106,6 +117,23 @@ export function callRoutes() {
   app.openapi(
     createRoute({
       method: 'post',
+      path: '/api/phone-calls/{id}/cancel',
+      tags,
+      summary: 'Cancel a SCHEDULED call (the call, or the redial its chain is waiting for)',
+      description: '409 `phone-call-not-scheduled` when no call of its chain is SCHEDULED (placed, ended, cancelled already).',
+      middleware: writer,
+      request: { params: z.object({ id: uuidParam() }) },
+      responses: { 200: jsonContent(PhoneCall, 'The cancelled call'), ...problemResponses(400, 403, 404, 409) },
+    }),
+    async (c) => {
+      const row = await cancelScheduledCall(c.get('deps').db, { tenantId: c.get('caller').tenantId, callId: c.req.valid('param').id });
+      return c.json(callView(row), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
       path: '/api/internal/phone-calls',
       tags,
       summary: 'Outbound call for processes (X-Internal-Key); actor `system` unless X-User-Id is given',
@@ -123,7 +151,8 @@ export function callRoutes() {
       responses: {
         200: jsonContent(PhoneCall, 'A repeat of an earlier placement with the same Idempotency-Key'),
         201: jsonContent(PhoneCall, 'Saved; RINGING or FAILED'),
-        ...problemResponses(400, 401, 403, 404, 422, 503),
+        202: jsonContent(PhoneCall, 'Outside the calling window: SCHEDULED, placed when it opens'),
+        ...problemResponses(400, 401, 403, 404, 409, 422, 503),
       },
     }),
     async (c) => {
@@ -134,7 +163,7 @@ export function callRoutes() {
         placementKey: placementKeyOf(headers['idempotency-key']),
         ...c.req.valid('json'),
       });
-      return created ? c.json(callView(call), 201) : c.json(callView(call), 200);
+      return placed(c, call, created);
     },
   );
 

@@ -1,6 +1,7 @@
 import { createRouter } from '../openapi';
 import { callRoutes } from './call-routes';
 import { numberRoutes } from './number-routes';
+import { policyRoutes } from './policy-routes';
 import { settingsRoutes } from './settings-routes';
 import { webhookRoutes } from './webhook-routes';
 
@@ -10,6 +11,7 @@ export function phoneRoutes() {
   app.route('/', callRoutes());
   app.route('/', numberRoutes());
   app.route('/', settingsRoutes());
+  app.route('/', policyRoutes());
   app.route('/', webhookRoutes());
   return app;
 }

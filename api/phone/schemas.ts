@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { CALL_DIRECTIONS, PHONE_CALL_STATUSES, PROCESS_STATUSES } from '../../domain/phone/call-fields';
 import { NUMBER_PROVIDERS } from '../../domain/phone/number-providers';
 import { E164 } from '../../domain/phone/e164';
+import { MAX_BACKOFF_MINUTES, MAX_REDIAL_ATTEMPTS, REDIAL_OUTCOMES } from '../../domain/phone/redial';
 import { boundedMap, int32, int32Param, text } from '../vocabulary';
 
 const iso = z.string().openapi({ format: 'date-time' });
@@ -15,6 +16,15 @@ const jsonMap = z.record(z.string(), z.unknown());
  */
 export const CALL_JSON_BOUNDS = { maxBytes: 16_384, maxDepth: 8, maxNodes: 500, maxKeyLength: 100 };
 const callJson = boundedMap(CALL_JSON_BOUNDS);
+
+export const RedialPolicy = z
+  .object({
+    maxAttempts: z.number().int().min(1).max(MAX_REDIAL_ATTEMPTS).openapi({ description: 'Attempts in all, the first included' }),
+    backoffMinutes: z.number().min(0).max(MAX_BACKOFF_MINUTES).openapi({ description: 'Wait after an attempt ends before the next (then inside the calling window)' }),
+    on: z.array(z.enum(REDIAL_OUTCOMES)).min(1).max(REDIAL_OUTCOMES.length).openapi({ description: 'Outcomes that are redialled' }),
+  })
+  .strict()
+  .openapi('PhoneRedialPolicy');
 
 export const PAGE_SIZE_CAP = 200;
 export const DEFAULT_PAGE_SIZE = 50;
@@ -45,6 +55,11 @@ const callFields = {
   updatedAt: iso,
   startedAt: iso.nullable(),
   endedAt: iso.nullable(),
+  firstCallId: z.string().uuid().openapi({ description: 'The first call of its redial chain (its own id for the first)' }),
+  attempt: z.number().int().openapi({ description: 'Attempt number within the chain, from 1' }),
+  scheduledFor: iso.nullable().openapi({ description: 'When a SCHEDULED call is dialled (its calling window opens or its redial backoff ends)' }),
+  callingCalendarKey: z.string().nullable().openapi({ description: 'Process calendar whose open hours are the calling window' }),
+  redial: RedialPolicy.nullable(),
 };
 
 export const PhoneCallSummary = z.object(callFields).openapi('PhoneCallSummary');
@@ -86,6 +101,7 @@ export const PlaceCallBody = z
       .openapi({ description: 'Provider number id; defaults to PhoneSettings.defaultPhoneNumberId' }),
     variableValues: callJson.optional().openapi({ description: "Values for the assistant's {{placeholders}}" }),
     metadata: callJson.optional(),
+    redial: RedialPolicy.optional().openapi({ description: "Overrides the assistant's redial policy" }),
   })
   .strict()
   .openapi('PlacePhoneCall');

@@ -31,6 +31,11 @@ export function callSummary(r: PhoneCallRow): z.infer<typeof PhoneCallSummary> {
     updatedAt: r.updatedAt.toISOString(),
     startedAt: iso(r.startedAt),
     endedAt: iso(r.endedAt),
+    firstCallId: r.firstCallId ?? r.id,
+    attempt: r.attempt,
+    scheduledFor: iso(r.scheduledFor),
+    callingCalendarKey: r.callingCalendarKey,
+    redial: r.redial,
   };
 }
 

@@ -2,11 +2,12 @@ import type { Logger } from 'pino';
 import { declineCall, type AssistantRequestAnswer } from '../../domain/phone/assistant-request';
 import { buildToolCallsResponse, toolError, type ToolCallsResponse } from '../../domain/phone/tool-results';
 import type { ServerMessage } from '../../domain/phone/webhook-messages';
-import { applyEndOfCallReport, applyStatusUpdate, type CallEventResult } from '../../services/phone/call-events';
+import { applyStatusUpdate, type CallEventResult } from '../../services/phone/call-events';
+import { addCalleeToDoNotCall, settleEndOfCallReport } from '../../services/phone/do-not-call';
 import { answerAssistantRequest, findToolCallOwner } from '../../services/phone/message-routing';
 import { countPhoneWebhookMessage } from '../../integrations/metrics/phone';
 import type { AppDeps } from '../deps';
-import { EMPTY_TOOL_REGISTRY, runToolCalls } from './tools';
+import { EMPTY_TOOL_REGISTRY, runToolCalls, type PhoneToolHandler, type PhoneToolRegistry } from './tools';
 
 type Message<T extends ServerMessage['type']> = Extract<ServerMessage, { type: T }>;
 export type WebhookAnswer = AssistantRequestAnswer | ToolCallsResponse | Record<string, never>;
@@ -21,6 +22,21 @@ function settle(log: Logger, result: CallEventResult, what: string) {
   if (result.changed) log.info({ tenantId: call.tenantId, callId: call.id, status: call.status }, `${what} applied`);
 }
 
+/** The deployment's tools plus the built-in do-not-call tool (setting phone.do-not-call-tool; a deployment's tool of that name wins). */
+function toolRegistry(deps: AppDeps): PhoneToolRegistry {
+  const own = deps.phoneTools ?? EMPTY_TOOL_REGISTRY;
+  const name = deps.settings['phone.do-not-call-tool'];
+  if (!name || own.has(name)) return own;
+  const addCaller: PhoneToolHandler = async (_args, ctx) => {
+    if (!ctx.tenantId || !ctx.callId) throw new Error('This call is not known here.');
+    const added = await addCalleeToDoNotCall(deps.db, { tenantId: ctx.tenantId, callId: ctx.callId, source: 'assistant-tool' });
+    if (!added) throw new Error('This call has no number to add.');
+    ctx.log.info({ callId: ctx.callId, added: added.created }, 'assistant tool: caller on the do-not-call list');
+    return 'The number is on the do-not-call list. It will not be called again.';
+  };
+  return new Map([...own, [name, addCaller]]);
+}
+
 async function onToolCalls(deps: AppDeps, log: Logger, m: Message<'tool-calls'>, deadline: number): Promise<ToolCallsResponse> {
   let owner: { callId: string | null; tenantId: string | null } = { callId: null, tenantId: null };
   try {
@@ -32,7 +48,7 @@ async function onToolCalls(deps: AppDeps, log: Logger, m: Message<'tool-calls'>,
   if (m.invalidEntries > 0) log.warn({ invalidEntries: m.invalidEntries }, 'tool-calls entries without an id cannot be answered');
   const { tenantId, callId } = owner;
   const results = await runToolCalls(
-    deps.phoneTools ?? EMPTY_TOOL_REGISTRY,
+    toolRegistry(deps),
     m.toolCalls,
     { tenantId, callId, providerCallId: m.providerCallId, log: log.child({ tenantId }) },
     deadline - Date.now(),
@@ -72,7 +88,7 @@ export async function handleServerMessage(
         return {};
       case 'end-of-call-report':
         if (m.providerCallId) {
-          const r = await applyEndOfCallReport(deps.db, { ...m, providerCallId: m.providerCallId });
+          const r = await settleEndOfCallReport({ db: deps.db, settings: deps.settings, log: mlog }, { ...m, providerCallId: m.providerCallId });
           settle(mlog, r, 'end-of-call-report');
         }
         return {};

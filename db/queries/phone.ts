@@ -264,17 +264,23 @@ async function settle(
   const statement = builtOnce(db, shape, () => {
     const { set, where } = build();
     const settled = db.$with('settled').as(db.update(phoneCalls).set(set).where(where).returning());
-    const ended = signalRowsFrom('phone_call_ended', PhoneCallProcess.signals.ended, {
-      from: settled,
-      where: and(inArray(settled.status, ['ENDED', 'FAILED']), ne(settled.processStatus, 'CLOSED'))!,
-      capability: PhoneCallProcess.capability,
-      tenantId: settled.tenantId,
-      businessKey: settled.businessKey,
-      payload: { callId: settled.id, status: settled.status, endedReason: settled.endedReason },
-    });
+    // PhoneCallEnded once, for the final attempt: an attempt the redial policy follows with
+    // another tells the process PhoneCallAttemptEnded instead (the same rule as the webhook trigger).
+    const redials = sql`phone_call_redials(${settled.status}, ${settled.endedReason}, ${settled.attempt}, ${settled.redial})`;
+    const signalled = (name: string, signal: typeof PhoneCallProcess.signals.ended, rule: SQL) =>
+      signalRowsFrom(name, signal, {
+        from: settled,
+        where: and(inArray(settled.status, ['ENDED', 'FAILED']), ne(settled.processStatus, 'CLOSED'), rule)!,
+        capability: PhoneCallProcess.capability,
+        tenantId: settled.tenantId,
+        businessKey: settled.businessKey,
+        payload: { callId: settled.id, status: settled.status, endedReason: settled.endedReason },
+      });
+    const ended = signalled('phone_call_ended', PhoneCallProcess.signals.ended, sql`not ${redials}`);
+    const attemptEnded = signalled('phone_call_attempt_ended', PhoneCallProcess.signals.attemptEnded, redials);
     return db
-      .with(settled, ...ended.ctes)
-      .select({ ...settled._.selectedFields, announced: ended.written })
+      .with(settled, ...ended.ctes, ...attemptEnded.ctes)
+      .select({ ...settled._.selectedFields, announced: sql<boolean>`(${ended.written} or ${attemptEnded.written})`.mapWith(Boolean) })
       .from(settled)
       .prepare('settle_phone_call');
   });

@@ -1,11 +1,13 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   check,
   doublePrecision,
   index,
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -13,6 +15,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { CALL_DIRECTIONS, PHONE_CALL_STATUSES, PROCESS_STATUSES } from '../../domain/phone/call-fields';
 import { NUMBER_PROVIDERS } from '../../domain/phone/number-providers';
+import type { RedialPolicy } from '../../domain/phone/redial';
 import { tenants } from './access';
 
 /** Where the stored end data came from; a real end-of-call-report replaces a reconciliation snapshot. */
@@ -62,12 +65,21 @@ export const phoneCalls = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     startedAt: timestamp('started_at', { withTimezone: true }),
     endedAt: timestamp('ended_at', { withTimezone: true }),
+    /** The chain's first call (null on the first itself); business key of every attempt. */
+    firstCallId: uuid('first_call_id').references((): AnyPgColumn => phoneCalls.id, { onDelete: 'cascade' }),
+    attempt: integer('attempt').notNull().default(1),
+    /** When a SCHEDULED call is dialled: the calling window's next opening, or the redial backoff's end. */
+    scheduledFor: timestamp('scheduled_for', { withTimezone: true }),
+    callingCalendarKey: text('calling_calendar_key'),
+    redial: jsonb('redial').$type<RedialPolicy>(),
   },
   (t) => [
     uniqueIndex('phone_calls_provider_call_id_idx').on(t.providerCallId),
     uniqueIndex('phone_calls_placement_key_idx').on(t.tenantId, t.placementKey),
     index('phone_calls_tenant_created_idx').on(t.tenantId, t.createdAt.desc(), t.id.desc()),
-    check('phone_calls_business_key_is_id', sql`${t.businessKey} = ${t.id}::text`),
+    check('phone_calls_business_key_is_chain', sql`${t.businessKey} = coalesce(${t.firstCallId}, ${t.id})::text`),
+    check('phone_calls_attempt_ck', sql`(${t.firstCallId} is null) = (${t.attempt} = 1)`),
+    uniqueIndex('phone_calls_chain_attempt_idx').on(t.firstCallId, t.attempt).where(sql`${t.firstCallId} is not null`),
   ],
 );
 
@@ -116,3 +128,50 @@ export const phoneSettings = pgTable('phone_settings', {
   updatedBy: text('updated_by').notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+export const DO_NOT_CALL_SOURCES = ['api', 'ended-reason', 'assistant-tool'] as const;
+
+/** The tenant's do-not-call list: E.164 numbers, normalised before they are written. */
+export const phoneDoNotCall = pgTable(
+  'phone_do_not_call',
+  {
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    number: text('number').notNull(),
+    /** api (a person), ended-reason (the provider's end of a call), assistant-tool (the assistant's tool call). */
+    source: text('source', { enum: DO_NOT_CALL_SOURCES }).notNull(),
+    /** The call during which the callee asked not to be called, for the two automatic sources. */
+    callId: uuid('call_id'),
+    addedBy: text('added_by').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ name: 'phone_do_not_call_pk', columns: [t.tenantId, t.number] }),
+    check('phone_do_not_call_source_ck', sql`${t.source} in ('api', 'ended-reason', 'assistant-tool')`),
+    check('phone_do_not_call_number_ck', sql`${t.number} ~ '^\\+[1-9][0-9]{1,14}$'`),
+  ],
+);
+
+export const CALLING_POLICY_SUBJECTS = ['assistant', 'phone-number'] as const;
+
+/** The calling window (a process calendar) and redial policy of an assistant or a registered number. */
+export const phoneCallingPolicies = pgTable(
+  'phone_calling_policies',
+  {
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    subjectKind: text('subject_kind', { enum: CALLING_POLICY_SUBJECTS }).notNull(),
+    /** The provider's assistant id, or our phone number id. */
+    subjectId: text('subject_id').notNull(),
+    callingCalendarKey: text('calling_calendar_key'),
+    redial: jsonb('redial').$type<RedialPolicy>(),
+    updatedBy: text('updated_by').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ name: 'phone_calling_policies_pk', columns: [t.tenantId, t.subjectKind, t.subjectId] }),
+    check('phone_calling_policies_kind_ck', sql`${t.subjectKind} in ('assistant', 'phone-number')`),
+  ],
+);

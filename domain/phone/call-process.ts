@@ -18,6 +18,10 @@ export interface PhoneCallEnded {
   endedReason: string | null;
 }
 
+export interface PhoneCallCancelled {
+  callId: string;
+}
+
 export interface ReconcilePolicy {
   /** Wait for PhoneCallEnded this long before the first provider look-up. */
   afterMs: number;
@@ -37,5 +41,11 @@ export const PhoneCallProcess = defineProcess<PhoneCallProcessInput>()({
   workflowType: 'phoneCall',
   tenantOf: (i) => i.tenantId,
   businessKey: (i) => i.callId,
-  signals: { ended: signalContract<PhoneCallEnded>('PhoneCallEnded') },
+  signals: {
+    ended: signalContract<PhoneCallEnded>('PhoneCallEnded'),
+    /** An attempt ended and the redial policy follows it with another (phone_call_redials): not the call's end. */
+    attemptEnded: signalContract<PhoneCallEnded>('PhoneCallAttemptEnded'),
+    /** A SCHEDULED call (first or redial attempt) of this chain was cancelled. */
+    cancelled: signalContract<PhoneCallCancelled>('PhoneCallCancelled'),
+  },
 });

@@ -8,7 +8,8 @@ export function isCallStatus(value: unknown): value is CallStatus {
   return typeof value === 'string' && (CALL_STATUSES as readonly string[]).includes(value);
 }
 
-export function isTerminal(status: CallStatus): boolean {
+/** ENDED and FAILED: the provider-side lifecycle is over (SCHEDULED, CANCELLED and REFUSED never reached it). */
+export function isTerminal(status: string): boolean {
   return status === 'ENDED' || status === 'FAILED';
 }
 

@@ -1,5 +1,5 @@
 // The phone capability's settings (docs/phone.md), spread into the settings table (domain/settings.ts).
-import { bool, def, int, optionalText, url } from '../setting-builders';
+import { bool, def, int, list, optionalText, url } from '../setting-builders';
 
 export const phoneSettingDefs = {
   'phone.provider-base-url': def(url, 'https://api.vapi.ai', 'Base URL of the voice provider REST API.'),
@@ -40,5 +40,15 @@ export const phoneSettingDefs = {
     int(0, 100),
     '4',
     'Provider look-ups per call process; afterwards the process only waits for `PhoneCallEnded` (0: never ask).',
+  ),
+  'phone.do-not-call-ended-reasons': def(
+    list,
+    'customer-asked-not-to-be-called',
+    'Comma-separated provider endedReasons that mean the callee asked not to be called: a call ending so adds its number to the do-not-call list.',
+  ),
+  'phone.do-not-call-tool': def(
+    optionalText,
+    'addToDoNotCall',
+    'Name of the built-in assistant tool that adds the caller to the do-not-call list (blank: not offered).',
   ),
 };

@@ -97,6 +97,8 @@ export const WEBHOOK_EVENT_TYPES = {
       endedReason: 'customer-ended-call',
       startedAt: '2026-05-04T09:26:12.000Z',
       endedAt: '2026-05-04T09:30:00.000Z',
+      firstCallId: '9c1e7f4a-2b3d-4e5f-8a9b-0c1d2e3f4a5b',
+      attempt: 1,
       link: `${base}/api/phone-calls/9c1e7f4a-2b3d-4e5f-8a9b-0c1d2e3f4a5b`,
     },
   },

@@ -12,8 +12,10 @@ import {
   type PhoneCallPatch,
   type PhoneCallRow,
 } from '../../db/queries/phone';
+import { closeChainCalls } from '../../db/queries/phone-chain';
 import {
   CALL_STATUSES,
+  isCallStatus,
   isTerminal,
   nextStatusFromEndOfCallReport,
   nextStatusFromStatusUpdate,
@@ -163,7 +165,8 @@ export async function applyProviderAnswer(
   return db.transaction(async (tx) => {
     const row = await lockPhoneCall(tx, tenantId, callId);
     if (!row) return { call: null, changed: false };
-    if (isTerminal(row.status)) return { call: row, changed: false };
+    // SCHEDULED, CANCELLED and REFUSED calls never reached the provider: nothing to settle.
+    if (isTerminal(row.status) || !isCallStatus(row.status)) return { call: row, changed: false };
     if (answer.kind !== 'call') {
       const errorMessage =
         answer.kind === 'not-found'
@@ -246,6 +249,8 @@ export async function closeCallProcess(db: Db, tenantId: string, callId: string)
   return db.transaction(async (tx) => {
     const row = await lockPhoneCall(tx, tenantId, callId);
     if (row && row.processStatus !== 'CLOSED') await updatePhoneCall(tx, row, { processStatus: 'CLOSED' });
+    // The redial attempts the process placed are closed with it.
+    await closeChainCalls(tx, { tenantId, firstCallId: callId });
     await closeOutbox(tx, PHONE_CAPABILITY, tenantId, callId);
     return row;
   });

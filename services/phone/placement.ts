@@ -3,19 +3,23 @@ import type { Logger } from 'pino';
 import type { Db, DbOrTx } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { getSubscription } from '../../db/queries/entitlements';
-import { findPhoneCallByPlacementKey, insertPhoneCall, lockPhoneCall, updatePhoneCall, type PhoneCallRow } from '../../db/queries/phone';
+import { findPhoneCallByPlacementKey, insertPhoneCall, type PhoneCallRow } from '../../db/queries/phone';
 import { findPhoneNumberByProviderId } from '../../db/queries/phone-numbers';
 import { getPhoneSettings } from '../../db/queries/phone-settings';
 import { assertSubscribed } from '../../domain/access/capability-access';
 import { AppError, badRequest } from '../../domain/errors';
 import { PHONE_CAPABILITY } from '../../domain/phone/call-process';
 import { isE164 } from '../../domain/phone/e164';
+import type { RedialPolicy } from '../../domain/phone/redial';
 import type { PhoneActionInputs } from '../../domain/phone/workflow-action';
-import { VapiError } from '../../integrations/vapi/client';
 import type { Settings } from '../../domain/settings';
 import { requireTenant } from '../access/tenants';
 import { enqueueCallProcess } from './call-events';
-import { missingProviderKey, providerClient, resolveProviderKey } from './provider';
+import { resolveCallingRules } from './calling-policies';
+import { nextCallingOpening } from './calling-window';
+import { dialQueuedCall } from './dial';
+import { isOnDoNotCall, onDoNotCall } from './do-not-call';
+import { missingProviderKey, resolveProviderKey } from './provider';
 
 export interface PlacementDeps {
   db: Db;
@@ -25,6 +29,8 @@ export interface PlacementDeps {
 
 /** What every entry point (tenant route, internal route, workflow action) hands to the one operation. */
 export interface PlacementRequest extends PhoneActionInputs {
+  /** Overrides the assistant's redial policy. */
+  redial?: RedialPolicy | undefined;
   tenantId: string;
   /** X-User-Id, `system`, or `workflow:<id>`. */
   initiatedBy: string;
@@ -34,7 +40,7 @@ export interface PlacementRequest extends PhoneActionInputs {
 
 export interface PlacementResult {
   call: PhoneCallRow;
-  /** false when the placement key named an earlier call. */
+  /** false when the placement key named an earlier call. A created call is SCHEDULED, RINGING or FAILED. */
   created: boolean;
 }
 
@@ -57,7 +63,7 @@ export async function placeOutboundCall(deps: PlacementDeps, req: PlacementReque
 
   if (req.placementKey) {
     const earlier = await findPhoneCallByPlacementKey(db, req.tenantId, req.placementKey);
-    if (earlier) return { call: earlier, created: false };
+    if (earlier) return answerEarlier(earlier);
   }
   if (!isE164(req.customerNumber)) {
     throw badRequest('invalid-customer-number', 'customerNumber must be an E.164 number such as +14155550123');
@@ -80,14 +86,22 @@ export async function placeOutboundCall(deps: PlacementDeps, req: PlacementReque
   const key = await resolveProviderKey(db, settings, req.tenantId);
   if (!key) throw missingProviderKey();
 
+  const rules = await resolveCallingRules(db, { tenantId: req.tenantId, assistantId, phoneNumberId, redial: req.redial });
   const id = randomUUID();
+  const onList = await isOnDoNotCall(db, { tenantId: req.tenantId, customerNumber: req.customerNumber });
+  // Outside the calling window the call waits, SCHEDULED, for the opening the engine names.
+  const opensAt = onList || !rules.callingCalendarKey
+    ? null
+    : await nextCallingOpening(db, { tenantId: req.tenantId, callingCalendarKey: rules.callingCalendarKey, at: new Date() });
+  const status = onList ? 'REFUSED' : opensAt ? 'SCHEDULED' : 'QUEUED';
+  let queued: PhoneCallRow;
   try {
-    await db.transaction(async (tx) => {
-      await insertPhoneCall(tx, {
+    queued = await db.transaction(async (tx) => {
+      const row = await insertPhoneCall(tx, {
         id,
         tenantId: req.tenantId,
         direction: 'OUTBOUND',
-        status: 'QUEUED',
+        status,
         phoneNumberId,
         assistantId,
         customerNumber: req.customerNumber,
@@ -97,61 +111,40 @@ export async function placeOutboundCall(deps: PlacementDeps, req: PlacementReque
         businessKey: id,
         initiatedBy: req.initiatedBy,
         placementKey: req.placementKey ?? null,
+        callingCalendarKey: rules.callingCalendarKey,
+        redial: rules.redial,
+        scheduledFor: opensAt,
+        // A refused call has no process: it is final as it is written.
+        ...(onList ? { errorMessage: 'The customer number is on the do-not-call list', endedAt: new Date(), processStatus: 'CLOSED' as const } : {}),
       });
-      await enqueueCallProcess(tx, req.tenantId, id);
+      if (!onList) await enqueueCallProcess(tx, req.tenantId, id);
+      return row;
     });
   } catch (err) {
     // Two concurrent placements with one key: the loser answers with the winner's call.
     if (req.placementKey && isUniqueViolation(err)) {
       const earlier = await findPhoneCallByPlacementKey(db, req.tenantId, req.placementKey);
-      if (earlier) return { call: earlier, created: false };
+      if (earlier) return answerEarlier(earlier);
     }
     throw err;
   }
-  log.info({ callId: id, initiatedBy: req.initiatedBy, keySource: key.source }, 'outbound call queued');
-
-  const client = providerClient(settings, key.apiKey);
-  let outcome: { providerCallId: string } | { error: string };
-  try {
-    const call = await client.createCall({
-      phoneNumberId,
-      assistantId,
-      customer: { number: req.customerNumber, ...(req.customerName ? { name: req.customerName } : {}) },
-      assistantOverrides: {
-        ...(req.variableValues ? { variableValues: req.variableValues } : {}),
-        // Our call id travels with the call, so the provider's dashboard can be searched by it.
-        metadata: { ...req.metadata, platformCallId: id },
-      },
-    });
-    outcome = { providerCallId: call.id };
-  } catch (err) {
-    // VapiError messages are sanitised (no key, no headers); anything else is reduced to its class.
-    const message = err instanceof VapiError ? err.message : `Provider call failed (${err instanceof Error ? err.name : 'error'})`;
-    outcome = { error: message };
-    log.warn(
-      { callId: id, providerErrorKind: err instanceof VapiError ? err.kind : 'unexpected', providerStatus: (err as VapiError).status },
-      'provider refused or failed the outbound call',
-    );
+  if (onList) {
+    log.info({ callId: id, initiatedBy: req.initiatedBy }, 'outbound call refused: number on the do-not-call list');
+    throw onDoNotCall(id);
   }
-  const call = await db.transaction(async (tx) => {
-    const row = (await lockPhoneCall(tx, req.tenantId, id))!;
-    const answered = 'providerCallId' in outcome ? outcome.providerCallId : null;
-    if (!row.providerCallId) {
-      const patch =
-        'error' in outcome
-          ? { status: 'FAILED' as const, errorMessage: outcome.error, endedAt: new Date() }
-          : { status: 'RINGING' as const, providerCallId: outcome.providerCallId };
-      return (await updatePhoneCall(tx, row, patch))!;
-    }
-    // A provider message overtook this answer and joined the call (call-events, by our id): the
-    // call exists at the provider and its messages settle it, whatever this answer said.
-    if (answered && answered !== row.providerCallId) {
-      log.error({ callId: id, recorded: row.providerCallId, answered }, 'provider answered another call id than its messages named');
-    }
-    return row.status === 'QUEUED' ? (await updatePhoneCall(tx, row, { status: 'RINGING' }))! : row;
-  });
-  if (call.status === 'RINGING') log.info({ callId: id, providerCallId: call.providerCallId }, 'outbound call accepted by the provider');
+  if (status === 'SCHEDULED') {
+    log.info({ callId: id, scheduledFor: opensAt, initiatedBy: req.initiatedBy }, 'outbound call scheduled for its calling window');
+    return { call: queued, created: true };
+  }
+  log.info({ callId: id, initiatedBy: req.initiatedBy, keySource: key.source }, 'outbound call queued');
+  const call = await dialQueuedCall({ db, settings, log }, queued, key.apiKey);
   return { call, created: true };
+}
+
+/** A repeated placement answers like the first: the call, or the first's refusal. */
+function answerEarlier(earlier: PhoneCallRow): PlacementResult {
+  if (earlier.status === 'REFUSED') throw onDoNotCall(earlier.id);
+  return { call: earlier, created: false };
 }
 
 /**

@@ -3,7 +3,8 @@
 import type { Logger } from 'pino';
 import type { Db } from '../../db/client';
 import { getPhoneCall } from '../../db/queries/phone';
-import { isTerminal, type CallStatus } from '../../domain/phone/call-status';
+import type { PhoneCallStatus } from '../../domain/phone/call-fields';
+import { isTerminal } from '../../domain/phone/call-status';
 import { AppError } from '../../domain/errors';
 import type { Settings } from '../../domain/settings';
 import { VapiError } from '../../integrations/vapi/client';
@@ -19,7 +20,7 @@ export interface ReconcileCallDeps {
 export interface ReconcileOutcome {
   /** The call is (now) ENDED or FAILED; the process may close. */
   terminal: boolean;
-  status: CallStatus | null;
+  status: PhoneCallStatus | null;
   answer: 'ended' | 'running' | 'not-found' | 'no-provider-id' | 'provider-error' | 'already-terminal' | 'missing';
 }
 

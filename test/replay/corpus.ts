@@ -38,6 +38,8 @@ export const REQUIRED_PATHS = [
   'outboundSender/expired',
   'phoneCall/ended-by-webhook',
   'phoneCall/ended-by-reconciliation',
+  'phoneCall/scheduled-then-placed',
+  'phoneCall/redialed',
   'phoneAction/placed',
   'documentScan/retried-then-clean',
   'retentionPurge/dry-run',

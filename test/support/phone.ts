@@ -125,3 +125,29 @@ export async function readCall(ctx: TestContext, id: string) {
   const rows = await ctx.db.sql`select tenant_id from phone_calls where id = ${id}`;
   return getPhoneCall(ctx.db.db, rows[0]!.tenant_id as string, id);
 }
+
+/**
+ * A process calendar `key` (calendar `code`, one UTC location) open from `opensAt` (its time of
+ * day, UTC) to midnight on `days` (ISO weekdays, default every day), and the owner's CALENDAR and
+ * SLA grants it takes (process calendars are SLA's), through the API.
+ */
+export async function createCallingCalendar(
+  ctx: TestContext,
+  t: { id: string; asOwner: Who; owner: string },
+  p: { code: string; key: string; opensAt: Date; days?: number[] },
+) {
+  const api = client(ctx);
+  // Idempotent: a second calendar of the same tenant finds them in place.
+  for (const code of ['CALENDAR', 'SLA']) {
+    expect((await api.put(`/api/tenants/${t.id}/capabilities/${code}`, t.asOwner)).status).toBe(200);
+    expect((await api.put(`/api/tenants/${t.id}/users/${t.owner}/capabilities/${code}`, t.asOwner, { level: 'read-write' })).status).toBe(200);
+  }
+  expect((await api.post('/api/business-calendars', t.asOwner, { calendarCode: p.code, name: `Calling ${p.code}` })).status).toBe(201);
+  expect((await api.post(`/api/business-calendars/${p.code}/locations`, t.asOwner, { locationCode: 'UTC', name: 'UTC', timezone: 'UTC' })).status).toBe(201);
+  const startTime = p.opensAt.toISOString().slice(11, 16);
+  for (const dayOfWeek of p.days ?? [1, 2, 3, 4, 5, 6, 7]) {
+    const h = await api.post(`/api/business-calendars/${p.code}/locations/UTC/business-hours`, t.asOwner, { dayOfWeek, startTime, endTime: '24:00' });
+    expect(h.status, h.text).toBe(201);
+  }
+  expect((await api.post('/api/process-calendars', t.asOwner, { processDefinitionKey: p.key, calendarCode: p.code })).status).toBe(201);
+}

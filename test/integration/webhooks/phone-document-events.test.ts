@@ -64,6 +64,8 @@ describe('phone and document events', () => {
       endedReason: 'customer-ended-call',
       startedAt: null,
       endedAt: expect.stringMatching(/Z$/),
+      firstCallId: call.id,
+      attempt: 1,
       link: `https://platform.example.com/api/phone-calls/${call.id}`,
     });
     expect(ended.body).not.toContain('+14155550142');
