@@ -10926,44 +10926,6 @@ export type PostApiPublicSignByTokenVerifyResponses = {
 
 export type PostApiPublicSignByTokenVerifyResponse = PostApiPublicSignByTokenVerifyResponses[keyof PostApiPublicSignByTokenVerifyResponses];
 
-export type GetApiPublicSignedCopyByTokenData = {
-    body?: never;
-    path: {
-        /**
-         * The signing token of the recipient link
-         */
-        token: string;
-    };
-    query?: never;
-    url: '/api/public/signed-copy/{token}';
-};
-
-export type GetApiPublicSignedCopyByTokenErrors = {
-    /**
-     * Malformed input or headers (problem+json with field paths)
-     */
-    400: Problem;
-    /**
-     * Not found, or belongs to another tenant (existence is not revealed)
-     */
-    404: Problem;
-    /**
-     * A dependency is unavailable
-     */
-    503: Problem;
-};
-
-export type GetApiPublicSignedCopyByTokenError = GetApiPublicSignedCopyByTokenErrors[keyof GetApiPublicSignedCopyByTokenErrors];
-
-export type GetApiPublicSignedCopyByTokenResponses = {
-    /**
-     * The sealed PDF
-     */
-    200: Blob | File;
-};
-
-export type GetApiPublicSignedCopyByTokenResponse = GetApiPublicSignedCopyByTokenResponses[keyof GetApiPublicSignedCopyByTokenResponses];
-
 export type GetApiWebhookEndpointsData = {
     body?: never;
     path?: never;
