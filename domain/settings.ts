@@ -92,6 +92,16 @@ export const settingDefs = {
     '30000',
     'Upper bound on how long an API node trusts a cached caller snapshot if an invalidation notice were lost (0 disables the cache).',
   ),
+  'access.node-heartbeat-ms': def(
+    int(50, 60_000),
+    '500',
+    'How often an API node with an access cache pings itself through its LISTEN connection and refreshes its row in access_nodes; must be under half of access.invalidation-wait-ms (checked at start).',
+  ),
+  'access.invalidation-wait-ms': def(
+    int(200, 120_000),
+    '2000',
+    'Longest an access write waits for every live API node to acknowledge its change before answering; a node whose heartbeat has not come back within this long stops serving from its cache (reads PostgreSQL) until it does.',
+  ),
   'access.request-ttl-days': def(
     int(1, 3650),
     '30',

@@ -5,7 +5,7 @@ import { mailerFor } from '../integrations/mail/mailer';
 import { jwtVerifierFor } from '../integrations/identity/jwt-verifier';
 import { measureCompiledCalendars } from '../integrations/metrics/calendars';
 import { compiledCalendarCacheFor } from '../services/calendars/compiled-calendars';
-import { createListeningAccessCache } from './access-cache-listener';
+import { accessNodeTimingOf, createListeningAccessCache } from './access-cache-listener';
 import { bootstrapAccess } from './bootstrap';
 import { startMetricsServer } from './metrics-server';
 import type { Runtime } from './runtime';
@@ -17,7 +17,7 @@ export async function startApiNode(settings: Settings, runtime: Runtime, logger:
   // Before the app is built: it mounts the request span middleware only when tracing is on.
   const tracing = startTracing({ serviceName: settings['otel.service-name'] ?? 'platform-api', endpoint: settings['otel.exporter-otlp-endpoint'] });
   await bootstrapAccess(runtime.database.db, settings);
-  const access = await createListeningAccessCache(runtime.database.sql, settings['access.cache-ttl-ms'], logger);
+  const access = await createListeningAccessCache(runtime.database.sql, settings['access.cache-ttl-ms'], logger, accessNodeTimingOf(settings));
   // One browser per node, launched on the first submission PDF, closed at shutdown.
   const pdfPrinter = new ChromiumPrinter({ executablePath: settings['render.chromium-path'], timeoutMs: settings['render.timeout-ms'] });
   // One compiled-calendar cache per node, its size on /metrics.

@@ -13,3 +13,4 @@ export * from './embed-sessions';
 export * from './signature-instances';
 export * from './webhooks';
 export * from './sla-clocks';
+export * from './access-nodes';

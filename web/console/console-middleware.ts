@@ -69,8 +69,8 @@ export const consoleTenant = createMiddleware<ConsoleEnv>(async (c, next) => {
   };
   c.set('viewer', viewer);
   await next();
-  // The node that changed access drops the tenant's snapshots before answering, as the API does.
-  if (c.req.method === 'POST') c.get('deps').accessCache?.invalidate(tenantId);
+  // A change is everywhere before it is answered, as the API's (docs/access.md "Caching across nodes").
+  if (c.req.method === 'POST') await c.get('deps').accessCache?.invalidateEverywhere(tenantId);
 });
 
 /** Thrown for a POST that fails the CSRF defence; rendered as a 403 page. */
