@@ -154,6 +154,7 @@ export const errorCodes = {
   'unknown-calendar': { status: 422, meaning: 'The body names a calendar the tenant does not have.' },
   'unknown-phone-number': { status: 422, meaning: 'The body names a phone number registered to another tenant.' },
   'unknown-process-calendar': { status: 422, meaning: '`callingCalendarKey` names no process calendar association of the tenant.' },
+  'unknown-callee-location': { status: 422, meaning: '`calleeLocationCode` names no location of the calling calendar.' },
   'calling-window-never-opens': { status: 422, meaning: 'The calling calendar has no open hours ahead (none within its horizon), so a call outside them could never be placed.' },
   'location-country-missing': { status: 422, meaning: 'The location has no country to import holidays for.' },
   'holiday-data-unavailable': { status: 422, meaning: "There is no holiday data for the location's country or region." },

@@ -59,6 +59,7 @@ const callFields = {
   attempt: z.number().int().openapi({ description: 'Attempt number within the chain, from 1' }),
   scheduledFor: iso.nullable().openapi({ description: 'When a SCHEDULED call is dialled (its calling window opens or its redial backoff ends)' }),
   callingCalendarKey: z.string().nullable().openapi({ description: 'Process calendar whose open hours are the calling window' }),
+  calleeLocationCode: z.string().nullable().openapi({ description: "The calling calendar's location whose hours are the callee's window (null: any location's)" }),
   redial: RedialPolicy.nullable(),
 };
 
@@ -102,6 +103,12 @@ export const PlaceCallBody = z
     variableValues: callJson.optional().openapi({ description: "Values for the assistant's {{placeholders}}" }),
     metadata: callJson.optional(),
     redial: RedialPolicy.optional().openapi({ description: "Overrides the assistant's redial policy" }),
+    calleeLocationCode: text({ max: 64 })
+      .optional()
+      .openapi({
+        description:
+          "A location of the calling calendar (the callee's): the calling window is that location's open hours alone, in its time zone and with its holidays. Unset: any enabled location's. 422 `unknown-callee-location` when the calendar has no such location; ignored when the call has no calling calendar.",
+      }),
   })
   .strict()
   .openapi('PlacePhoneCall');

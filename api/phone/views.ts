@@ -35,6 +35,7 @@ export function callSummary(r: PhoneCallRow): z.infer<typeof PhoneCallSummary> {
     attempt: r.attempt,
     scheduledFor: iso(r.scheduledFor),
     callingCalendarKey: r.callingCalendarKey,
+    calleeLocationCode: r.calleeLocationCode,
     redial: r.redial,
   };
 }

@@ -30,6 +30,7 @@ ALTER TABLE "phone_calls" ADD COLUMN "first_call_id" uuid REFERENCES "phone_call
 ALTER TABLE "phone_calls" ADD COLUMN "attempt" integer DEFAULT 1 NOT NULL;--> statement-breakpoint
 ALTER TABLE "phone_calls" ADD COLUMN "scheduled_for" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "phone_calls" ADD COLUMN "calling_calendar_key" text;--> statement-breakpoint
+ALTER TABLE "phone_calls" ADD COLUMN "callee_location_code" text;--> statement-breakpoint
 ALTER TABLE "phone_calls" ADD COLUMN "redial" jsonb;--> statement-breakpoint
 ALTER TABLE "phone_calls" DROP CONSTRAINT "phone_calls_business_key_is_id";--> statement-breakpoint
 ALTER TABLE "phone_calls" ADD CONSTRAINT "phone_calls_business_key_is_chain" CHECK ("business_key" = coalesce("first_call_id", "id")::text);--> statement-breakpoint

@@ -71,6 +71,8 @@ export const phoneCalls = pgTable(
     /** When a SCHEDULED call is dialled: the calling window's next opening, or the redial backoff's end. */
     scheduledFor: timestamp('scheduled_for', { withTimezone: true }),
     callingCalendarKey: text('calling_calendar_key'),
+    /** The calling calendar's location whose hours are the callee's window (null: any location's). */
+    calleeLocationCode: text('callee_location_code'),
     redial: jsonb('redial').$type<RedialPolicy>(),
   },
   (t) => [

@@ -10,7 +10,7 @@ export * from './errors.js';
 export * from './schemas.js';
 export { calculateSla, budgetMinutes, DEFAULT_HORIZON_DAYS, MAX_HORIZON_DAYS } from './sla.js';
 export { computeAvailability, MAX_AVAILABILITY_SPAN_DAYS, type AvailabilityRequest } from './availability.js';
-export { isCalendarOpen, DEFAULT_IS_OPEN_HORIZON_DAYS } from './is-open.js';
+export { isCalendarOpen, nextLocationOpening, DEFAULT_IS_OPEN_HORIZON_DAYS } from './is-open.js';
 export {
   compileCalendar,
   toCompiledCalendar,

@@ -47,3 +47,38 @@ export function isCalendarOpen(
     nextChangeAt: found.nextChange === undefined ? null : formatUtc(found.nextChange),
   };
 }
+
+/**
+ * Whether one location (`locationCode`) of the calendar is open at `at`, and if not, when it next
+ * opens (ISO UTC; null within the horizon: never). Undefined when the calendar has no such
+ * location. Used where the question is one place's hours, e.g. a callee's calling window.
+ */
+export function nextLocationOpening(
+  calendar: CalendarSnapshot | CompiledCalendar,
+  at: InstantInput,
+  locationCode: string,
+  options?: EngineOptions,
+): { open: boolean; opensAt: string | null } | undefined {
+  const compiled = toCompiledCalendar(calendar);
+  const index = compiled.locations.findIndex((l) => l.code === locationCode);
+  if (index < 0) return undefined;
+  const horizonDays = resolveHorizonDays(options, DEFAULT_IS_OPEN_HORIZON_DAYS);
+  const t = parseInstant(at, undefined, 'at').instant;
+  const timeline = new Timeline(compiled);
+  if (!compiled.active || timeline.hasNoHours) return { open: false, opensAt: null };
+  let first = true;
+  let openNow = false;
+  let opensAt: number | undefined;
+  timeline.walk(t, t + horizonDays * DAY_MS, 2 * DAY_MS, (start, _end, locs) => {
+    const open = locs.includes(index);
+    if (first) {
+      first = false;
+      openNow = open;
+      return open;
+    }
+    if (!open) return false;
+    opensAt = start;
+    return true;
+  });
+  return { open: openNow, opensAt: openNow || opensAt === undefined ? null : formatUtc(opensAt) };
+}

@@ -27,6 +27,8 @@ export interface PhoneActionInputs {
   phoneNumberId?: string;
   variableValues?: JsonMap;
   metadata?: JsonMap;
+  /** The calling calendar's location whose hours are the callee's window (docs/phone.md "Calling windows"). */
+  calleeLocationCode?: string;
 }
 
 export type PhoneActionResolution = { ok: true; inputs: PhoneActionInputs } | { ok: false; problems: string[] };
@@ -87,7 +89,7 @@ export function resolvePlaceholders(value: unknown, variables: JsonMap): { value
   return { value: walk(value), missing: [...new Set(missing)] };
 }
 
-const STRING_INPUTS = ['customerNumber', 'customerName', 'assistantId', 'phoneNumberId'] as const;
+const STRING_INPUTS = ['customerNumber', 'customerName', 'assistantId', 'phoneNumberId', 'calleeLocationCode'] as const;
 const MAP_INPUTS = ['variableValues', 'metadata'] as const;
 /** `to` is accepted for `customerNumber`, as process designers tend to write it. */
 const ALIASES: Readonly<Record<string, string>> = { to: 'customerNumber' };

@@ -1,6 +1,6 @@
 import type { DbOrTx } from '../../db/client';
 import { holidaysFromInstant, loadCalendarSnapshot, readCalendarVersion } from '../../db/queries/calendar-snapshot';
-import { type CalendarSnapshot, type CompiledCalendar, computeAvailability, isCalendarOpen, parseInstant } from '../../domain/calendar/index';
+import { type CalendarSnapshot, type CompiledCalendar, computeAvailability, isCalendarOpen, nextLocationOpening, parseInstant } from '../../domain/calendar/index';
 import { notFound } from '../../domain/errors';
 import { type CompiledCalendarCache, compiledCalendarAt } from './compiled-calendars';
 
@@ -54,4 +54,14 @@ export async function checkCalendarOpen(
 ) {
   const calendar = await calendarFor(db, calendars, { tenantId, calendarCode, fromInstant: instant });
   return isCalendarOpen(calendar, instant);
+}
+
+/** Whether one location of the calendar is open at `instant`, and when it next opens; undefined: no such location. */
+export async function checkLocationOpen(
+  db: DbOrTx,
+  { tenantId, calendarCode, locationCode, instant }: { tenantId: string; calendarCode: string; locationCode: string; instant: number },
+  calendars?: CompiledCalendarCache,
+) {
+  const calendar = await calendarFor(db, calendars, { tenantId, calendarCode, fromInstant: instant });
+  return nextLocationOpening(calendar, instant, locationCode);
 }

@@ -21,11 +21,14 @@ export type ScheduledDial =
   | { kind: 'not-scheduled'; status: PhoneCallStatus };
 
 /** A window that will never open again ends the call: FAILED with the reason, not a process stuck for ever. */
-async function openingOrNever(db: DbOrTx, p: { tenantId: string; callingCalendarKey: string; at: Date }): Promise<Date | null | 'never'> {
+async function openingOrNever(
+  db: DbOrTx,
+  p: { tenantId: string; callingCalendarKey: string; calleeLocationCode: string | null; at: Date },
+): Promise<Date | null | 'never'> {
   try {
     return await nextCallingOpening(db, p);
   } catch (err) {
-    if (err instanceof AppError && (err.code === 'calling-window-never-opens' || err.code === 'unknown-process-calendar')) return 'never';
+    if (err instanceof AppError && (err.code === 'calling-window-never-opens' || err.code === 'unknown-process-calendar' || err.code === 'unknown-callee-location')) return 'never';
     throw err;
   }
 }
@@ -47,7 +50,7 @@ export async function dialScheduledCall(deps: DialDeps, p: { tenantId: string; c
       return { kind: 'refused', status: 'REFUSED' };
     }
     if (row.callingCalendarKey) {
-      const opensAt = await openingOrNever(tx, { tenantId: p.tenantId, callingCalendarKey: row.callingCalendarKey, at: new Date() });
+      const opensAt = await openingOrNever(tx, { tenantId: p.tenantId, callingCalendarKey: row.callingCalendarKey, calleeLocationCode: row.calleeLocationCode, at: new Date() });
       if (opensAt === 'never') {
         await failed('The calling calendar has no open hours ahead');
         return { kind: 'dialled', status: 'FAILED' };
@@ -85,7 +88,7 @@ export async function scheduleRedial(db: Db, p: { tenantId: string; callId: stri
   const notBefore = new Date(Date.now() + row.redial!.backoffMinutes * 60_000);
   let scheduledFor = notBefore;
   if (row.callingCalendarKey) {
-    const opensAt = await openingOrNever(db, { tenantId: p.tenantId, callingCalendarKey: row.callingCalendarKey, at: notBefore });
+    const opensAt = await openingOrNever(db, { tenantId: p.tenantId, callingCalendarKey: row.callingCalendarKey, calleeLocationCode: row.calleeLocationCode, at: notBefore });
     if (opensAt === 'never') return null;
     scheduledFor = opensAt ?? notBefore;
   }
@@ -106,6 +109,7 @@ export async function scheduleRedial(db: Db, p: { tenantId: string; callId: stri
     processStatus: 'ACTIVE',
     initiatedBy: row.initiatedBy,
     callingCalendarKey: row.callingCalendarKey,
+    calleeLocationCode: row.calleeLocationCode,
     redial: row.redial,
     firstCallId,
     attempt: row.attempt + 1,

@@ -92,7 +92,7 @@ export async function placeOutboundCall(deps: PlacementDeps, req: PlacementReque
   // Outside the calling window the call waits, SCHEDULED, for the opening the engine names.
   const opensAt = onList || !rules.callingCalendarKey
     ? null
-    : await nextCallingOpening(db, { tenantId: req.tenantId, callingCalendarKey: rules.callingCalendarKey, at: new Date() });
+    : await nextCallingOpening(db, { tenantId: req.tenantId, callingCalendarKey: rules.callingCalendarKey, calleeLocationCode: req.calleeLocationCode, at: new Date() });
   const status = onList ? 'REFUSED' : opensAt ? 'SCHEDULED' : 'QUEUED';
   let queued: PhoneCallRow;
   try {
@@ -112,6 +112,7 @@ export async function placeOutboundCall(deps: PlacementDeps, req: PlacementReque
         initiatedBy: req.initiatedBy,
         placementKey: req.placementKey ?? null,
         callingCalendarKey: rules.callingCalendarKey,
+        calleeLocationCode: rules.callingCalendarKey ? (req.calleeLocationCode ?? null) : null,
         redial: rules.redial,
         scheduledFor: opensAt,
         // A refused call has no process: it is final as it is written.

@@ -78,6 +78,35 @@ describe('calling windows and redial (real Temporal server, outbox dispatcher)',
     expect(dialsOf(customer)).toEqual([]);
   });
 
+  it("the callee's location: its hours alone are the window (SCHEDULED for its opening while another location is open); an unknown location is 422", async () => {
+    // One calendar, two locations: HERE open around the clock, THERE only the day after tomorrow.
+    const isoToday = ((new Date().getUTCDay() + 6) % 7) + 1;
+    const later = ((isoToday + 1) % 7) + 1;
+    const thereOpens = new Date(Math.floor(Date.now() / 86_400_000) * 86_400_000 + 2 * 86_400_000);
+    await createCallingCalendar(ctx, t, { code: 'REGIONS', key: 'regional-calls', opensAt: new Date(0) });
+    expect((await api.post('/api/business-calendars/REGIONS/locations', t.asOwner, { locationCode: 'THERE', name: 'There', timezone: 'UTC' })).status).toBe(201);
+    const hours = await api.post('/api/business-calendars/REGIONS/locations/THERE/business-hours', t.asOwner, { dayOfWeek: later, startTime: '00:00', endTime: '24:00' });
+    expect(hours.status, hours.text).toBe(201);
+    expect((await api.put('/api/phone/assistants/asst-regions/calling-policy', t.writer, { callingCalendarKey: 'regional-calls' })).status).toBe(200);
+
+    const there = await api.post('/api/phone-calls', t.writer, { customerNumber: '+14155550164', assistantId: 'asst-regions', calleeLocationCode: 'THERE' });
+    expect(there.status, there.text).toBe(202);
+    expect(there.json).toMatchObject({ status: 'SCHEDULED', scheduledFor: thereOpens.toISOString(), calleeLocationCode: 'THERE' });
+    const here = await api.post('/api/phone-calls', t.writer, { customerNumber: '+14155550165', assistantId: 'asst-regions', calleeLocationCode: 'UTC' });
+    expect(here.status, here.text).toBe(201);
+    expect(here.json).toMatchObject({ status: 'RINGING', calleeLocationCode: 'UTC' });
+    const anyLocation = await api.post('/api/phone-calls', t.writer, { customerNumber: '+14155550166', assistantId: 'asst-regions' });
+    expect(anyLocation.status, anyLocation.text).toBe(201);
+    const unknown = await api.post('/api/phone-calls', t.writer, { customerNumber: '+14155550167', assistantId: 'asst-regions', calleeLocationCode: 'NOWHERE' });
+    expect(unknown.status, unknown.text).toBe(422);
+    expect(unknown.json.code).toBe('unknown-callee-location');
+    expect(dialsOf('+14155550164')).toEqual([]);
+    expect(dialsOf('+14155550167')).toEqual([]);
+    // The scheduled call's process waits two days: end it.
+    await eventually(() => handleOf(there.json.id).query(phoneCallStateQuery).catch(() => null), (s) => s?.phase === 'scheduled');
+    expect((await api.post(`/api/phone-calls/${there.json.id}/cancel`, t.writer)).status).toBe(200);
+  });
+
   it('no-answer twice then answered: three linked records, one PhoneCallEnded, one phone.call.ended', async () => {
     const customer = '+14155550163';
     await ctx.db.sql`insert into webhook_endpoints (tenant_id, url, event_types, created_by) values (${t.id}, 'https://hooks.example.test/phone', ${['phone.call.ended']}, 'test')`;
