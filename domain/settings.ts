@@ -216,6 +216,7 @@ export const settingDefs = {
     'While a completed campaign\'s seal is FAILED the ceremony tries again after this long (a durable timer; `POST .../seal` tries at once).',
   ),
   'signatures.signature-png-max-bytes': def(int(1024, 16 * 1024 * 1024), String(512 * 1024), 'Cap of a decoded signature or initials PNG; above it 400 `signing-input-invalid`.'),
+  'signatures.copy-link-days': def(int(1, 3650), '30', 'Days the download link of the signed PDF, mailed to each signer and to the sender when a campaign is sealed, keeps working; after it, the same 404 as a closed signing link.'),
   // Submission PDF (headless Chromium, one long-lived browser per API node)
   'render.chromium-path': def(text, '/usr/bin/chromium', "Chromium executable that prints submission PDFs (Debian's `chromium` package; never a downloaded browser)."),
   'render.timeout-ms': def(int(1_000, 600_000), '30000', 'Deadline of one PDF render (content, ready flag and print); past it the page is closed and the call answers 503 `render-timed-out`.'),
@@ -287,6 +288,7 @@ export const settingDefs = {
     true,
   ),
   'mail.from': def(text, 'Forms <no-reply@localhost>', 'Sender address of platform e-mails.'),
+  'mail.from-name': def(optionalText, '', 'Sender name of platform e-mails: the From display name (with the address of `mail.from`) and the "Sent by" line of every mail. Empty: the display name in `mail.from`, else "the platform".'),
   'mail.timeout-ms': def(int(100, 120_000), '10000', 'Bound on connecting to the SMTP server and on each of its answers; a slower server fails the delivery (recorded, never a failed request).'),
   'public.base-url': def(url, 'http://localhost:3000', 'Public base URL of the hosted pages (embed links are `<base>/embed/<token>`, recipient links of outbound forms `<base>/respond/<token>`).'),
   'http.trusted-proxies': def(

@@ -145,7 +145,14 @@ export const SessionView = z
       z.object({ id: z.string(), signerId: z.string(), type: z.string(), page: z.number().int(), x: z.number(), y: z.number(), w: z.number(), h: z.number() }),
     ),
     variables: z.record(z.string(), z.string()),
-    signer: z.object({ id: z.string(), label: z.string() }),
+    variableList: z
+      .array(z.object({ key: z.string(), label: z.string(), value: z.string() }))
+      .openapi({ description: "The merged variables with their labels, in the signing schema's order (a key the schema does not declare is labelled by its key)" }),
+    signer: z.object({
+      id: z.string(),
+      label: z.string(),
+      name: z.string().openapi({ description: 'The name the sender gave this recipient (their own, shown on the signing page)' }),
+    }),
     status: z.enum(RECIPIENT_STATES),
     routing: z.object({
       mode: z.enum(['sequential', 'parallel']),

@@ -1,4 +1,5 @@
-import { index, integer, jsonb, pgTable, bigserial, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { check, index, integer, jsonb, pgTable, bigserial, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import {
   DELIVERY_STATES,
   RECIPIENT_STATES,
@@ -124,3 +125,33 @@ export const signatureRecipientOtps = pgTable('signature_recipient_otps', {
   accessTokenHash: text('access_token_hash'),
   accessExpiresAt: at('access_expires_at'),
 });
+
+/**
+ * The download link of a sealed campaign's PDF (issue 22 §2): one per signer and one for the
+ * sender (`signer_id` null), made and mailed by the ceremony's closing step. The token is found by
+ * its SHA-256 and kept sealed (instance + signer bound) so the signing page can offer the same link.
+ */
+export const signatureCopyLinks = pgTable(
+  'signature_copy_links',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    instanceId: uuid('instance_id')
+      .notNull()
+      .references(() => signatureInstances.id, { onDelete: 'cascade' }),
+    tenantId: text('tenant_id').notNull(),
+    party: text('party', { enum: ['signer', 'sender'] }).notNull(),
+    signerId: text('signer_id'),
+    tokenHash: text('token_hash').notNull(),
+    tokenSealed: text('token_sealed').notNull(),
+    expiresAt: at('expires_at').notNull(),
+    deliveryStatus: text('delivery_status', { enum: DELIVERY_STATES }),
+    deliveryError: text('delivery_error'),
+    deliveredAt: at('delivered_at'),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('signature_copy_links_token_idx').on(t.tokenHash),
+    uniqueIndex('signature_copy_links_holder_idx').on(t.instanceId, sql`coalesce(${t.signerId}, '')`),
+    check('signature_copy_links_party_check', sql`${t.party} IN ('signer', 'sender') AND (${t.party} = 'sender') = (${t.signerId} IS NULL)`),
+  ],
+);

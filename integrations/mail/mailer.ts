@@ -8,6 +8,8 @@ export interface MailMessage {
   to: { address: string; name?: string };
   subject: string;
   text: string;
+  /** The same words as `text` (integrations/mail/templates); sent as multipart/alternative. */
+  html?: string;
 }
 
 export interface Mailer {
@@ -34,10 +36,27 @@ function createTransport(url: string, timeoutMs: number): Transporter {
   });
 }
 
+/** `Name <address>` or a bare address, split; a name in quotes loses them. */
+function splitAddress(from: string): { name: string; address: string } {
+  const m = /^\s*"?([^"<]*?)"?\s*<([^>]+)>\s*$/.exec(from);
+  return m ? { name: m[1]!.trim(), address: m[2]!.trim() } : { name: '', address: from.trim() };
+}
+
+/** The platform's name as mails say it: `mail.from-name`, else the display name of `mail.from`. */
+export function senderNameOf(settings: Settings): string {
+  return settings['mail.from-name'] || splitAddress(settings['mail.from']).name || 'the platform';
+}
+
+/** The From header: `mail.from`, with `mail.from-name` as its display name when set. */
+function fromOf(settings: Settings): string | { name: string; address: string } {
+  const name = settings['mail.from-name'];
+  return name ? { name, address: splitAddress(settings['mail.from']).address } : settings['mail.from'];
+}
+
 /** The mailer the settings describe; with `mail.smtp-url` unset every send fails with MailNotConfiguredError. */
 export function mailerFor(settings: Settings): Mailer {
   const url = settings['mail.smtp-url'];
-  const from = settings['mail.from'];
+  const from = fromOf(settings);
   // Built on the first send, so a URL nodemailer cannot use fails that delivery, never the start-up.
   let transport: Transporter | undefined;
   return {
@@ -49,6 +68,7 @@ export function mailerFor(settings: Settings): Mailer {
         to: message.to.name ? { name: message.to.name, address: message.to.address } : message.to.address,
         subject: message.subject,
         text: message.text,
+        ...(message.html ? { html: message.html } : {}),
       });
     },
   };

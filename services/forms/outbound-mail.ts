@@ -1,8 +1,15 @@
-// The two e-mails of outbound delivery: the link (after a send) and the one-time code. Both are
+// The two e-mails of outbound delivery: the link (after a send) and the one-time code, rendered
+// from their templates (integrations/mail/templates/, text and HTML). Both are
 // best effort (spec rule 6): a failure is answered to the caller, never thrown. Log lines carry the
 // instance id and an error code only: the address and name are personal data.
 import type { Logger } from 'pino';
-import type { MailMessage, Mailer } from '../../integrations/mail/mailer';
+import type { DbOrTx } from '../../db/client';
+import { findTenantName } from '../../db/queries/mail-parties';
+import type { Settings } from '../../domain/settings';
+import { senderNameOf, type MailMessage, type Mailer } from '../../integrations/mail/mailer';
+import { formCodeMail } from '../../integrations/mail/templates/form-code-mail';
+import { formLinkMail } from '../../integrations/mail/templates/form-link-mail';
+import type { MailFrame, RenderedMail } from '../../integrations/mail/templates/mail-layout';
 
 export interface Recipient {
   email: string;
@@ -37,43 +44,27 @@ export async function deliver(deps: MailDeps, instanceId: string, message: MailM
   }
 }
 
-const greeting = (to: Recipient) => (to.name ? `Hello ${to.name},` : 'Hello,');
+/** The tenant and platform names a mail is signed with. */
+export async function mailFrame(deps: { db: DbOrTx; settings: Settings }, tenantId: string): Promise<MailFrame> {
+  return { tenantName: (await findTenantName(deps.db, { tenantId })) ?? tenantId, senderName: senderNameOf(deps.settings) };
+}
 
-export const deliverLink = (deps: MailDeps, p: { instanceId: string; to: Recipient; title: string; link: string; expiresAt: Date }) =>
+const messageTo = (to: Recipient, mail: RenderedMail): MailMessage => ({ to: { address: to.email, name: to.name }, ...mail });
+
+type FrameDeps = MailDeps & { db: DbOrTx; settings: Settings };
+
+export const deliverLink = async (deps: FrameDeps, p: { instanceId: string; tenantId: string; to: Recipient; title: string; link: string; expiresAt: Date }) =>
   deliver(
     deps,
     p.instanceId,
-    {
-      to: { address: p.to.email, name: p.to.name },
-      subject: `Please fill in: ${p.title}`,
-      text: [
-        greeting(p.to),
-        '',
-        `you have been asked to fill in the form "${p.title}". Open it here:`,
-        p.link,
-        '',
-        `The link works until ${p.expiresAt.toISOString()}. When you open it, we e-mail a code to this address to confirm it is you.`,
-      ].join('\n'),
-    },
+    messageTo(p.to, formLinkMail({ recipientName: p.to.name, title: p.title, link: p.link, expiresAt: p.expiresAt }, await mailFrame(deps, p.tenantId))),
     'form link',
   );
 
-export const deliverCode = (deps: MailDeps, p: { instanceId: string; to: Recipient; title: string; code: string; ttlMinutes: number }) =>
+export const deliverCode = async (deps: FrameDeps, p: { instanceId: string; tenantId: string; to: Recipient; title: string; code: string; ttlMinutes: number }) =>
   deliver(
     deps,
     p.instanceId,
-    {
-      to: { address: p.to.email, name: p.to.name },
-      subject: `Your code for ${p.title}`,
-      text: [
-        greeting(p.to),
-        '',
-        `your code to open the form "${p.title}" is:`,
-        '',
-        p.code,
-        '',
-        `It works for ${p.ttlMinutes} minutes. If you did not ask for it, ignore this message.`,
-      ].join('\n'),
-    },
+    messageTo(p.to, formCodeMail({ recipientName: p.to.name, title: p.title, code: p.code, ttlMinutes: p.ttlMinutes }, await mailFrame(deps, p.tenantId))),
     'form code',
   );

@@ -92,7 +92,7 @@ export async function sendOutboundForm(
     createdBy: actor.userId,
     expiresAt,
   });
-  const delivery = await deliverLink(deps, { instanceId: row.id, to: recipient, title: schema.title, link: recipientLink(deps, row.token), expiresAt });
+  const delivery = await deliverLink(deps, { instanceId: row.id, tenantId: row.tenantId, to: recipient, title: schema.title, link: recipientLink(deps, row.token), expiresAt });
   return sentView(deps, await recordDelivery(deps, row, delivery));
 }
 

@@ -63,7 +63,9 @@ export async function requestCode(deps: OutboundDeps, token: string): Promise<vo
   if (!issued) return;
   const title = await titleOf(deps.db, row);
   const to = { email: String(row.recipient.email ?? ''), name: typeof row.recipient.name === 'string' ? row.recipient.name : undefined };
-  void deliverCode(deps, { instanceId: row.id, to, title, code, ttlMinutes: s['forms.otp.ttl-minutes'] });
+  void deliverCode(deps, { instanceId: row.id, tenantId: row.tenantId, to, title, code, ttlMinutes: s['forms.otp.ttl-minutes'] }).catch((err: unknown) =>
+    deps.logger?.warn({ instanceId: row.id, error: (err as Error).name }, 'form code e-mail not sent'),
+  );
 }
 
 async function titleOf(db: Db, row: FormInstanceRow): Promise<string> {

@@ -15,6 +15,7 @@ import { recordEvent } from './instance-events';
 import { pinnedSchema } from './pinned-schema';
 import { recipientBox } from './recipient-box';
 import { campaignTitle, mailRecipient } from './recipient-delivery';
+import { sendSignedCopies } from './signed-copies';
 
 export interface CeremonyState {
   status: SignatureInstanceState;
@@ -77,10 +78,13 @@ export async function expireCeremony(deps: CampaignDeps, tenantId: string, insta
 }
 
 /**
- * The ceremony ended: its outbox start row STARTED → CLOSED and, when a workflow started the
- * campaign, its SignatureClosure signal row, in one transaction; a repeat finds the row CLOSED.
+ * The ceremony ended: a sealed campaign's signed copies are mailed (signed-copies.ts), then its
+ * outbox start row STARTED → CLOSED and, when a workflow started the campaign, its
+ * SignatureClosure signal row, in one transaction; a repeat finds the row CLOSED.
  */
 export async function closeCeremony(deps: CampaignDeps, tenantId: string, instanceId: string): Promise<boolean> {
+  // A sealed campaign's copies first (each mailed once): a retry of this step mails only what is left.
+  await sendSignedCopies(deps, tenantId, instanceId);
   const row = await requireRow(deps, tenantId, instanceId);
   return deps.db.transaction(async (tx) => {
     if (!(await closeCeremonyStartRow(tx, { tenantId, instanceId }))) return false;

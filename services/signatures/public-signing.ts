@@ -47,12 +47,17 @@ export async function openSession(deps: CampaignDeps, docs: SigningDocs, token: 
   const all = await listSignatureRecipients(deps.db, { instanceId: row.id });
   const groups = orderGroups(all).map((order) => ({ order, signed: all.filter((r) => r.order === order).every((r) => r.status === 'R_SIGNED') }));
   const label = schema.signers.find((s) => s.id === recipient.signerId)?.label ?? recipient.signerId;
+  const declared = schema.variables.map((v) => v.key);
+  const keys = [...declared.filter((k) => k in row.variables), ...Object.keys(row.variables).filter((k) => !declared.includes(k))];
+  const labelOf = new Map(schema.variables.map((v) => [v.key, v.label || v.key]));
+  const name = recipientBox(deps.settings).open(row.id, recipient.signerId, 'name', recipient.nameSealed);
   return {
     pdfBase64: pdf.toString('base64'),
     document: { name: schema.document.name, pageCount: schema.document.pageCount ?? null },
     fields: schema.fields.filter((f) => f.signerId === recipient.signerId),
     variables: row.variables,
-    signer: { id: recipient.signerId, label },
+    variableList: keys.map((key) => ({ key, label: labelOf.get(key) ?? key, value: row.variables[key]! })),
+    signer: { id: recipient.signerId, label, name },
     status: recipient.status === 'R_PENDING' ? 'R_OPENED' : recipient.status,
     routing: { mode: schema.routing, order: recipient.order, groups: groups.length, signedGroups: groups.filter((g) => g.signed).map((g) => g.order) },
   };

@@ -6,7 +6,7 @@ import { AppError } from '../../domain/errors';
 import { openSecret, sealSecret } from '../../domain/secret-box';
 import type { Settings } from '../../domain/settings';
 
-export type SealedPart = 'token' | 'name' | 'email' | 'typed-name' | 'field-values' | 'client';
+export type SealedPart = 'token' | 'name' | 'email' | 'typed-name' | 'field-values' | 'client' | 'copy-token';
 
 const aad = (instanceId: string, signerId: string | null, part: SealedPart) => `sig\u0000${instanceId}\u0000${signerId ?? ''}\u0000${part}`;
 
@@ -32,5 +32,9 @@ export const newSigningToken = () => randomBytes(32).toString('base64url');
 export const hashSigningToken = (token: string) => createHash('sha256').update(token).digest('base64url');
 /** Far above a real token; longer input is refused unread. */
 export const MAX_SIGNING_TOKEN_LENGTH = 128;
+
+/** The download of a sealed campaign's PDF by its copy token (public, token-authorised). */
+export const signedCopyUrl = (settings: Pick<Settings, 'public.base-url'>, token: string) =>
+  `${settings['public.base-url'].replace(/\/+$/, '')}/api/public/signed-copy/${token}`;
 
 export const signingUrl = (settings: Pick<Settings, 'public.base-url'>, token: string) => `${settings['public.base-url'].replace(/\/+$/, '')}/sign/${token}`;

@@ -15,7 +15,7 @@ export async function mailRecipient(deps: CampaignDeps, row: SignatureInstanceRo
   const box = recipientBox(deps.settings);
   const token = box.open(row.id, r.signerId, 'token', r.tokenSealed);
   const to = { email: box.open(row.id, r.signerId, 'email', r.emailSealed), name: box.open(row.id, r.signerId, 'name', r.nameSealed) };
-  const delivery = await deliverSigningLink(deps, { instanceId: row.id, to, title: title ?? (await campaignTitle(deps, row)), link: signingUrl(deps.settings, token), reminder });
+  const delivery = await deliverSigningLink(deps, { row, to, title: title ?? (await campaignTitle(deps, row)), link: signingUrl(deps.settings, token), reminder });
   await recordSignatureRecipientDelivery(deps.db, { id: r.id, deliveryStatus: delivery.status, deliveryError: delivery.status === 'FAILED' ? delivery.error : null });
   return delivery.status;
 }

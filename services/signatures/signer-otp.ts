@@ -38,7 +38,7 @@ export async function requestSigningCode(deps: CampaignDeps, token: string): Pro
   const to = { email: box.open(row.id, recipient.signerId, 'email', recipient.emailSealed), name: box.open(row.id, recipient.signerId, 'name', recipient.nameSealed) };
   // Not awaited: the answer takes as long whether the token exists or not.
   void campaignTitle(deps, row)
-    .then((title) => deliverSigningCode(deps, { instanceId: row.id, to, title, code, ttlMinutes: s['forms.otp.ttl-minutes'] }))
+    .then((title) => deliverSigningCode(deps, { row, to, title, code, ttlMinutes: s['forms.otp.ttl-minutes'] }))
     .catch((err: unknown) => deps.logger?.warn({ instanceId: row.id, error: (err as Error).name }, 'signing code e-mail not sent'));
 }
 

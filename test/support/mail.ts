@@ -27,3 +27,23 @@ export const codeIn = (mail: CaughtMail): string => {
   if (!match) throw new Error(`no code in: ${mail.text}`);
   return match[1]!;
 };
+
+/** The words a reader sees in a mail's HTML part: tags dropped, entities of the template decoded, spaces folded. */
+export const htmlWords = (mail: CaughtMail): string =>
+  mail.html
+    .replace(/<(style|title|head)[\s\S]*?<\/\1>/gi, ' ')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;|&#x27;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ')
+    .trim();
+
+/** The href of the mail's button (the HTML part's first link). */
+export const buttonHref = (mail: CaughtMail): string => {
+  const match = /<a href="([^"]+)"/.exec(mail.html);
+  if (!match) throw new Error(`no link in the HTML part of: ${mail.subject}`);
+  return match[1]!.replace(/&amp;/g, '&');
+};

@@ -11,6 +11,10 @@ export interface CaughtMail {
   to: string[];
   subject: string;
   text: string;
+  /** The HTML part, '' when the message has none. */
+  html: string;
+  /** The top-level Content-Type, e.g. `multipart/alternative`. */
+  contentType: string;
   receivedAt: string;
 }
 
@@ -60,6 +64,8 @@ export async function startMailCatcher(opts: { smtpPort: number; webPort: number
             to: addresses(parsed.to),
             subject: parsed.subject ?? '',
             text: parsed.text ?? '',
+            html: typeof parsed.html === 'string' ? parsed.html : '',
+            contentType: (parsed.headers.get('content-type') as { value?: string } | undefined)?.value ?? '',
             receivedAt: new Date().toISOString(),
           });
           if (mails.length > keep) mails.splice(0, mails.length - keep);

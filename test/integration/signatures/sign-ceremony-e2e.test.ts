@@ -72,7 +72,7 @@ describe('a sequential two-signer ceremony in Chromium, through the real API, en
     const employee = await openAs(token('employee'));
     expect(employee.status).toBe(200);
     await employee.page.locator('.field-box').first().waitFor();
-    expect(await employee.page.locator('#signer').textContent()).toBe('Signing as: Employee');
+    expect(await employee.page.locator('#signer').textContent()).toBe('Signing as: Eva Employee (Employee)');
     expect(await employee.page.locator('#routing').textContent()).toContain('step 1 of 2');
     expect(await employee.page.locator('#variables').textContent()).toContain('52,000 EUR');
     expect(await employee.page.locator('.field-box').evaluateAll((boxes) => boxes.map((b) => (b as HTMLElement).dataset.fieldId))).toEqual(['f1', 'f2', 'f3', 'f4']);
@@ -102,7 +102,12 @@ describe('a sequential two-signer ceremony in Chromium, through the real API, en
     await manager.page.getByRole('button', { name: 'Finish and sign' }).click();
     await manager.page.locator('#done').waitFor();
     expect(manager.errors).toEqual([]);
-    await expectRefused(token('employee'));
+    // The campaign is complete: the session is closed, the employee's link says they signed (or offers the copy once sealed).
+    expectProblem(await api.get(`${SIGN_BASE}/${token('employee')}`, null), 404, 'signing-link-not-found');
+    const after = await openAs(token('employee'));
+    expect(after.status).toBe(200);
+    expect(await after.page.locator('h1').textContent()).toMatch(/^(You have signed|Everyone has signed)$/);
+    await after.page.context().close();
 
     const sealed = await eventually(() => detail(id), (d) => d.sealStatus === 'SEALED', 60_000);
     expect(sealed.status).toBe('COMPLETED');

@@ -85,15 +85,22 @@ describe('hosted signing page', () => {
     expect(inked.every((n) => n > 100), String(inked)).toBe(true);
     expect(await page.locator('.field-box').count()).toBe(BUYER_FIELDS.length);
     expect(await page.locator('[data-field-id="f-seller"]').count()).toBe(0);
-    expect(await page.locator('#signer').textContent()).toBe('Signing as: Buyer');
+    expect(await page.locator('#signer').textContent()).toBe('Signing as: Ada Lovelace (Buyer)');
     expect(await page.locator('#routing').textContent()).toContain('step 1 of 2');
     expect(await page.locator('#variables').textContent()).toContain('Hauptstraße 1 <b>not bold</b>');
     expect(await page.locator('#variables b').count()).toBe(0);
+    // Variables by their labels, not their keys.
+    expect(await page.locator('#variables dt').allTextContents()).toEqual(['Price', 'Property']);
 
     // Ordered by page, then top to bottom: text (y 200), signature (600), date (610); page 2: signature, name, initials.
     const order = ['f-text', 'f-sig-1', 'f-date', 'f-sig-2', 'f-name', 'f-init'];
-    expect(await page.locator('#step-status').textContent()).toMatch(/^Field 1 of 6: text, page 1/);
+    // The page opens at its top; the first field is one tap away.
+    expect(await page.locator('#step-status').textContent()).toMatch(/^6 fields to fill in/);
+    expect(await page.locator('#next-field').textContent()).toBe('Go to the first field');
     expect(await page.locator('#step-status').getAttribute('aria-live')).toBe('polite');
+    expect(await page.locator('#prev-field').isDisabled()).toBe(true);
+    await page.locator('#next-field').click();
+    expect(await page.locator('#step-status').textContent()).toMatch(/^Field 1 of 6: text, page 1/);
     expect(await page.locator('#prev-field').isDisabled()).toBe(true);
     for (let i = 1; i < order.length; i++) {
       await page.locator('#next-field').click();
@@ -191,14 +198,15 @@ describe('hosted signing page', () => {
     await typeAndConsent(second.page);
     await second.page.locator('#finish').click();
     await second.page.locator('#done').waitFor();
-    expect(await second.page.locator('#done-text').textContent()).toContain('You have already signed this document');
+    expect(await second.page.locator('#done-text').textContent()).toContain('You have signed. The completed document will be sent when everyone has signed.');
     expect(await second.page.evaluate(() => document.activeElement?.id)).toBe('done-title');
     expect(await second.page.locator('#ceremony').isHidden()).toBe(true);
 
-    // The link stays open until the last signer; opened again, it says so instead of a second ceremony.
-    await first.page.reload();
-    await first.page.locator('#done').waitFor();
-    expect(await first.page.locator('#done-text').textContent()).toContain('You have already signed this document');
+    // Opened again, the link says so (server-rendered) instead of a second ceremony.
+    const reload = await first.page.reload();
+    expect(reload!.status()).toBe(200);
+    expect(await first.page.locator('h1').textContent()).toBe('You have signed');
+    expect(await first.page.locator('main').textContent()).toContain('The completed document will be sent when everyone has signed.');
     expect(await first.page.locator('.field-box').count()).toBe(0);
   });
 

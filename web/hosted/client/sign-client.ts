@@ -7,7 +7,8 @@
 // sessionStorage (this tab only); a refusal while holding one forgets it and asks the API again.
 import type { RecipientState } from '../../../domain/signatures/instance-states';
 import { $, boxText, markPanel, showErrors, showVariables, textFieldInputs, type MarkPanel } from './sign-controls';
-import { renderPages, type FieldType, type SignField } from './sign-pages';
+import { markOf, renderPages, type FieldType, type SignField } from './sign-pages';
+import { zoomControls } from './sign-zoom';
 
 /** What the signing page hands its script in `#page-data` (api/signatures/sign-page-routes.ts). */
 export interface SignPageData {
@@ -15,6 +16,8 @@ export interface SignPageData {
   apiUrl: string;
   /** pdf.js's worker on our origin, by content hash. */
   workerSrc: string;
+  /** pdf.js's standard fonts, CMaps, wasm and ICC profiles on our origin (web/hosted/pdf-assets.ts). */
+  assetBase: string;
   /** The recipient verifies by e-mail code: the API's session is one 404 until a code is verified. */
   codeFirst: boolean;
 }
@@ -23,8 +26,8 @@ export interface SignPageData {
 interface Session {
   pdfBase64: string;
   fields: SignField[];
-  variables?: Record<string, unknown>;
-  signer: { id: string; label: string };
+  variableList?: { key: string; label: string; value: string }[];
+  signer: { id: string; label: string; name?: string };
   status: RecipientState;
   routing?: { mode?: string; order?: unknown; groups?: unknown };
 }
@@ -91,8 +94,8 @@ async function open() {
 
 function showSigned(before: boolean) {
   $('done-text').textContent = before
-    ? 'You have already signed this document. The sender receives the signed document once everyone has signed. You can close this page.'
-    : 'Thank you: your signature is recorded. The sender receives the signed document once everyone has signed. You can close this page.';
+    ? 'You have signed. The completed document will be sent when everyone has signed. You can close this page.'
+    : 'Thank you: your signature is recorded. The completed document will be sent to you by e-mail when everyone has signed. You can close this page.';
   show('done', $('done-title'));
 }
 
@@ -152,17 +155,19 @@ async function ceremony(session: Session) {
   const fields = session.fields
     .filter((f) => f.signerId === session.signer.id)
     .sort((a, b) => a.page - b.page || a.y - b.y || a.x - b.x);
-  $('signer').textContent = `Signing as: ${session.signer.label}`;
+  $('signer').textContent = session.signer.name ? `Signing as: ${session.signer.name} (${session.signer.label})` : `Signing as: ${session.signer.label}`;
   const routing = session.routing;
   $('routing').textContent =
     routing?.mode === 'sequential' && typeof routing.order === 'number' && typeof routing.groups === 'number'
       ? `Signing order: you are step ${routing.order} of ${routing.groups}.`
       : '';
-  showVariables(session.variables ?? {});
+  showVariables(session.variableList ?? []);
   const has = (type: FieldType) => fields.some((f) => f.type === type);
   $('signature-panel').hidden = !has('SIGNATURE');
   $('initials-panel').hidden = !has('INITIALS');
+  // The page opens at its top: the heading, who signs, the order, and the first field one tap away.
   show('ceremony', $('page-title'));
+  window.scrollTo(0, 0);
 
   const textInputs = textFieldInputs(fields.filter((f) => f.type === 'TEXT'));
   let boxes = new Map<string, HTMLButtonElement>();
@@ -178,24 +183,29 @@ async function ceremony(session: Session) {
       const mark = field.type === 'SIGNATURE' ? signature : field.type === 'INITIALS' ? initials : null;
       const preview = mark?.preview() ?? null;
       const text = field.type === 'TEXT' ? textInputs.get(field.id)!.value.trim() : '';
-      box.replaceChildren();
+      const drawn = markOf(box);
+      drawn.replaceChildren();
       if (preview?.image) {
         const img = document.createElement('img');
         img.src = preview.image;
         img.alt = '';
-        box.append(img);
+        drawn.append(img);
       } else {
-        box.append(preview?.text ?? (text || boxText(field)));
+        drawn.append(preview?.text ?? (text || boxText(field)));
       }
       box.classList.toggle('done', !!preview || text.length > 0);
+      // The name starts with what the box shows (WCAG 2.5.3, label in name), then what it is.
+      const shown = drawn.textContent?.trim();
+      box.setAttribute('aria-label', `${shown ? `${shown}: ` : ''}${TYPE_NAMES[field.type].toLowerCase()} field on page ${field.page}`);
     }
   }
 
   try {
-    boxes = await renderPages($('pages'), session.pdfBase64, page.workerSrc, fields, (field, box) => {
-      box.setAttribute('aria-label', `${TYPE_NAMES[field.type]} field on page ${field.page}`);
+    const rendered = await renderPages($('pages'), session.pdfBase64, page, fields, (field, box) => {
       if (READ_ONLY.has(field.type)) box.classList.add('readonly');
     });
+    boxes = rendered.boxes;
+    zoomControls($('pages'), rendered.redraw);
   } catch {
     // Nobody signs what they could not see: no ceremony without the pages.
     $('loading').textContent = 'The document could not be displayed in this browser. Reload the page, or open the link in another browser.';
@@ -210,7 +220,7 @@ async function ceremony(session: Session) {
     const field = steps[index]!;
     const readOnlyNote = READ_ONLY.has(field.type) ? ' It is filled in for you when you finish.' : '';
     $('step-status').textContent = `Field ${index + 1} of ${steps.length}: ${TYPE_NAMES[field.type].toLowerCase()}, page ${field.page}.${readOnlyNote}`;
-    $<HTMLButtonElement>('prev-field').disabled = index === 0;
+    $<HTMLButtonElement>('prev-field').disabled = index <= 0;
     $('next-field').textContent = index === steps.length - 1 ? 'Go to finish' : 'Next field';
     const box = boxes.get(field.id)!;
     box.scrollIntoView({ block: 'center' });
@@ -234,8 +244,12 @@ async function ceremony(session: Session) {
     (panel ? $(panel).querySelector<HTMLElement>('legend[tabindex], input')! : $('consent')).focus();
   });
   refreshBoxes();
-  if (steps.length > 0) goTo(0, false);
-  else {
+  if (steps.length > 0) {
+    // Nothing is scrolled to before the signer asks: the first field is the bar's first button.
+    $('step-status').textContent = `${steps.length} ${steps.length === 1 ? 'field' : 'fields'} to fill in.`;
+    $('next-field').textContent = 'Go to the first field';
+    $<HTMLButtonElement>('prev-field').disabled = true;
+  } else {
     $('step-status').textContent = 'You have no fields to fill in on this document: review it, then agree and finish.';
     $('next-field').hidden = $('prev-field').hidden = true;
   }

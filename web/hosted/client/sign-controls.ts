@@ -24,15 +24,16 @@ export function boxText(field: SignField): string {
   }
 }
 
-export function showVariables(variables: Record<string, unknown>) {
+/** The merged variables by their labels (the schema's order), as a description list. */
+export function showVariables(variables: { key: string; label: string; value: string }[]) {
   const list = $('variables');
-  const entries = Object.entries(variables).filter(([, v]) => v !== null && v !== undefined && v !== '');
+  const entries = variables.filter((v) => v.value !== '');
   list.replaceChildren(
-    ...entries.flatMap(([key, value]) => {
+    ...entries.flatMap((v) => {
       const dt = document.createElement('dt');
-      dt.textContent = key;
+      dt.textContent = v.label;
       const dd = document.createElement('dd');
-      dd.textContent = typeof value === 'string' ? value : JSON.stringify(value);
+      dd.textContent = v.value;
       return [dt, dd];
     }),
   );
