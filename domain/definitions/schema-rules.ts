@@ -17,6 +17,11 @@ export interface SchemaRules {
   repair(raw: unknown): unknown;
   /** The JSON Schema of a (repaired) schema, for consumers validating submissions themselves. */
   jsonSchema(schema: unknown): object;
+  /**
+   * The draft a save stores, given the stored one: parts the platform wrote into the draft (not the
+   * editor) are kept when the saved draft leaves them out. Absent: the saved draft as sent.
+   */
+  carryOver?(stored: unknown, saved: unknown): unknown;
 }
 
 export const hasErrors = (problems: readonly SchemaProblem[]) => problems.some((p) => p.level === 'error');

@@ -18,8 +18,21 @@ export function variablesJsonSchema(schema: SigningSchema): object {
   };
 }
 
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The source PDF is uploaded through its own route (`POST .../document`), which writes `document`
+ * into the draft: a save whose draft has no `document` block keeps it, rather than dropping the
+ * upload. A draft that sends `document` replaces it, as any other part.
+ */
+function keepUploadedDocument(stored: unknown, saved: unknown): unknown {
+  if (!isObject(saved) || saved.document !== undefined || !isObject(stored) || stored.document === undefined) return saved;
+  return { ...saved, document: stored.document };
+}
+
 export const signatureDefinitionRules: SchemaRules = {
   check: checkSigningSchema,
   repair: (raw) => repairSigningSchema(raw).schema,
   jsonSchema: (schema) => variablesJsonSchema(repairSigningSchema(schema).schema),
+  carryOver: keepUploadedDocument,
 };

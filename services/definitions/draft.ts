@@ -14,9 +14,12 @@ export async function saveDraft<D extends DefinitionsTable>(
   id: string,
   input: { draftSchema: unknown; version: number },
 ): Promise<{ definition: RowOf<D>; problems: SchemaProblem[] }> {
-  const problems = cap.rules.check(input.draftSchema);
-  const definition = await runStep(deps, cap, actor, id, (row, _tx, editor) => decideSave(row, editor, input.version, input.draftSchema));
-  return { definition, problems };
+  let stored: unknown = input.draftSchema;
+  const definition = await runStep(deps, cap, actor, id, (row, _tx, editor) => {
+    stored = cap.rules.carryOver ? cap.rules.carryOver(row.draftSchema, input.draftSchema) : input.draftSchema;
+    return decideSave(row, editor, input.version, stored);
+  });
+  return { definition, problems: cap.rules.check(stored) };
 }
 
 export const restoreVersion = <D extends DefinitionsTable>(deps: DefinitionDeps, cap: DefinitionCapability<D>, actor: Actor, id: string, version: number) =>

@@ -58,6 +58,23 @@ describe('signature definitions: the source PDF', () => {
     expect(row).toEqual({ kind: 'SIGNATURE_ATTACHMENT', capability: 'SIGNATURES', owner_entity_id: d.id, status: 'READY' });
   });
 
+  it('a draft saved without its document block keeps the uploaded PDF; one that sends document replaces it', async () => {
+    const d = await create(editor, validSigningSchema(2));
+    const up = await upload(editor, d.id, await makePdf(2));
+    expect(up.status, up.text).toBe(201);
+    const before = (await api.get(`${SIG_BASE}/${d.id}`, editor)).json;
+    const { document: _uploaded, ...withoutDocument } = before.draftSchema;
+    const saved = await api.put(`${SIG_BASE}/${d.id}/draft`, editor, { draftSchema: { ...withoutDocument, fields: [] }, version: before.version });
+    expect(saved.status, saved.text).toBe(200);
+    expect(saved.json.problems.map((p: { path: string }) => p.path)).not.toContain('document.key');
+    const kept = (await api.get(`${SIG_BASE}/${d.id}`, editor)).json;
+    expect(kept.draftSchema.document).toEqual(up.json);
+    expect(kept.draftSchema.fields).toEqual([]);
+    const replaced = await api.put(`${SIG_BASE}/${d.id}/draft`, editor, { draftSchema: { ...kept.draftSchema, document: { name: 'Renamed' } }, version: kept.version });
+    expect(replaced.status, replaced.text).toBe(200);
+    expect((await api.get(`${SIG_BASE}/${d.id}`, editor)).json.draftSchema.document).toEqual({ name: 'Renamed' });
+  });
+
   it('a page count below a field page makes that field an error-level problem', async () => {
     const d = await create(editor, validSigningSchema(3));
     const r = await upload(editor, d.id, await makePdf(2));
