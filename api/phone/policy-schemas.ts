@@ -6,11 +6,7 @@ const iso = z.string().openapi({ format: 'date-time' });
 
 /** As people write numbers; normalised to E.164 by the service (400 `invalid-phone-number`). */
 export const NumberParam = z.object({
-  number: z
-    .string()
-    .min(1)
-    .max(40)
-    .openapi({ param: { name: 'number', in: 'path' }, description: 'International form, URL-encoded (`%2B14155550123`); spaces, dots, dashes and brackets are allowed' }),
+  number: text({ max: 40 }).openapi({ param: { name: 'number', in: 'path' }, description: 'International form, URL-encoded (`%2B14155550123`); spaces, dots, dashes and brackets are allowed' }),
 });
 
 export const DoNotCallEntry = z

@@ -24,7 +24,7 @@ export const RedialPolicy = z
     on: z.array(z.enum(REDIAL_OUTCOMES)).min(1).max(REDIAL_OUTCOMES.length).openapi({ description: 'Outcomes that are redialled' }),
   })
   .strict()
-  .openapi('PhoneRedialPolicy');
+  .openapi('PhoneRedialPolicy', { description: "When to dial again after an attempt ends; on a placement it overrides the assistant's or number's calling policy" });
 
 export const PAGE_SIZE_CAP = 200;
 export const DEFAULT_PAGE_SIZE = 50;
@@ -102,7 +102,8 @@ export const PlaceCallBody = z
       .openapi({ description: 'Provider number id; defaults to PhoneSettings.defaultPhoneNumberId' }),
     variableValues: callJson.optional().openapi({ description: "Values for the assistant's {{placeholders}}" }),
     metadata: callJson.optional(),
-    redial: RedialPolicy.optional().openapi({ description: "Overrides the assistant's redial policy" }),
+    // Described on PhoneRedialPolicy: a description here would wrap the reference in an allOf.
+    redial: RedialPolicy.optional(),
     calleeLocationCode: text({ max: 64 })
       .optional()
       .openapi({
