@@ -279,6 +279,10 @@ export type PhoneCall = {
      * Process calendar whose open hours are the calling window
      */
     callingCalendarKey: string | null;
+    /**
+     * The calling calendar's location whose hours are the callee's window (null: any location's)
+     */
+    calleeLocationCode: string | null;
     redial: PhoneRedialPolicy;
     transcript: string | null;
     recordingUrl: string | null;
@@ -294,6 +298,9 @@ export type PhoneCallDirection = 'INBOUND' | 'OUTBOUND';
 
 export type PhoneCallStatus = 'SCHEDULED' | 'QUEUED' | 'RINGING' | 'IN_PROGRESS' | 'ENDED' | 'FAILED' | 'CANCELLED' | 'REFUSED';
 
+/**
+ * When to dial again after an attempt ends; on a placement it overrides the assistant's or number's calling policy
+ */
 export type PhoneRedialPolicy = {
     /**
      * Attempts in all, the first included
@@ -329,7 +336,11 @@ export type PlacePhoneCall = {
     metadata?: {
         [key: string]: unknown;
     };
-    redial?: PhoneRedialPolicy & unknown;
+    redial?: PhoneRedialPolicy;
+    /**
+     * A location of the calling calendar (the callee's): the calling window is that location's open hours alone, in its time zone and with its holidays. Unset: any enabled location's. 422 `unknown-callee-location` when the calendar has no such location; ignored when the call has no calling calendar.
+     */
+    calleeLocationCode?: string;
 };
 
 export type PhoneCallPage = {
@@ -397,6 +408,10 @@ export type PhoneCallSummary = {
      * Process calendar whose open hours are the calling window
      */
     callingCalendarKey: string | null;
+    /**
+     * The calling calendar's location whose hours are the callee's window (null: any location's)
+     */
+    calleeLocationCode: string | null;
     redial: PhoneRedialPolicy;
 };
 
@@ -2108,9 +2123,21 @@ export type SigningSession = {
     variables: {
         [key: string]: string;
     };
+    /**
+     * The merged variables with their labels, in the signing schema's order (a key the schema does not declare is labelled by its key)
+     */
+    variableList: Array<{
+        key: string;
+        label: string;
+        value: string;
+    }>;
     signer: {
         id: string;
         label: string;
+        /**
+         * The name the sender gave this recipient (their own, shown on the signing page)
+         */
+        name: string;
     };
     status: 'R_WAITING' | 'R_PENDING' | 'R_OPENED' | 'R_SIGNED';
     routing: {
@@ -10925,6 +10952,44 @@ export type PostApiPublicSignByTokenVerifyResponses = {
 };
 
 export type PostApiPublicSignByTokenVerifyResponse = PostApiPublicSignByTokenVerifyResponses[keyof PostApiPublicSignByTokenVerifyResponses];
+
+export type GetApiPublicSignedCopyByTokenData = {
+    body?: never;
+    path: {
+        /**
+         * The signing token of the recipient link
+         */
+        token: string;
+    };
+    query?: never;
+    url: '/api/public/signed-copy/{token}';
+};
+
+export type GetApiPublicSignedCopyByTokenErrors = {
+    /**
+     * Malformed input or headers (problem+json with field paths)
+     */
+    400: Problem;
+    /**
+     * Not found, or belongs to another tenant (existence is not revealed)
+     */
+    404: Problem;
+    /**
+     * A dependency is unavailable
+     */
+    503: Problem;
+};
+
+export type GetApiPublicSignedCopyByTokenError = GetApiPublicSignedCopyByTokenErrors[keyof GetApiPublicSignedCopyByTokenErrors];
+
+export type GetApiPublicSignedCopyByTokenResponses = {
+    /**
+     * The sealed PDF
+     */
+    200: Blob | File;
+};
+
+export type GetApiPublicSignedCopyByTokenResponse = GetApiPublicSignedCopyByTokenResponses[keyof GetApiPublicSignedCopyByTokenResponses];
 
 export type GetApiWebhookEndpointsData = {
     body?: never;
