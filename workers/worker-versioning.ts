@@ -63,8 +63,9 @@ export type PromoteOutcome = 'promoted' | 'ramping' | 'already-current' | 'anoth
 
 /**
  * Makes the build current (or ramping), once its workers polled: the frontend refuses a version
- * it has seen no poller of, so a worker that just started is retried until it registered. Waits
- * until the new routing reached every task queue, so a start made afterwards lands on this build.
+ * it has seen no poller of, so a worker that just started is retried until it registered. After a
+ * change it waits until the new routing reached every task queue, so a start made afterwards lands
+ * on this build; a build that is current already changes nothing and waits for nothing.
  */
 export async function promoteBuild(service: WorkflowService, options: PromoteOptions): Promise<PromoteOutcome> {
   const { namespace, version } = options;
@@ -75,7 +76,9 @@ export async function promoteBuild(service: WorkflowService, options: PromoteOpt
       const routing = described.workerDeploymentInfo?.routingConfig;
       const current = routing?.currentDeploymentVersion?.buildId || undefined;
       if (options.rampPercent === undefined) {
-        if (current === version.buildId) return (await waitForRouting(service, options, deadline), 'already-current');
+        // Nothing to change: a restarted worker of the current build must not wait on (or fail by)
+        // a routing propagation another promotion started; that one waits for it.
+        if (current === version.buildId) return 'already-current';
         if (current && options.onlyIfNoCurrent) return 'another-is-current';
         await service.setWorkerDeploymentCurrentVersion({
           namespace,
