@@ -10,8 +10,13 @@ export async function mailTo(address: string): Promise<CaughtMail[]> {
   return all.filter((m) => m.to.includes(address.toLowerCase()) || m.to.includes(address));
 }
 
-/** Waits until `address` has received `count` messages (SMTP delivery is acknowledged before the send returns, so this is quick). */
-export async function waitForMail(address: string, count = 1, timeoutMs = 10_000): Promise<CaughtMail[]> {
+/**
+ * Waits until `address` has received `count` messages. A route's own mail is acknowledged before it
+ * answers, but many mails are sent by durable processes (invitations, reminders, signed copies):
+ * they arrive after the dispatcher and a worker ran, which a loaded machine delays. The deadline
+ * only turns a hang into a message; tests wait on the mail itself.
+ */
+export async function waitForMail(address: string, count = 1, timeoutMs = 120_000): Promise<CaughtMail[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const mails = await mailTo(address);

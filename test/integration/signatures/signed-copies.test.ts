@@ -74,7 +74,7 @@ describe('signed copies: completion mail and download', () => {
       [c.people[1]!.email, 2, 'Mara Manager'],
       [editor.email!, 1, 'Sara Sender'],
     ] as const) {
-      const mail = (await waitForMail(address, count, 30_000)).at(-1)!;
+      const mail = (await waitForMail(address, count)).at(-1)!;
       expect(mail.subject).toBe('Signed by everyone: Employment contract');
       expect(mail.contentType).toBe('multipart/alternative');
       expect(mail.text).toMatch(new RegExp(`^Hello ${name},\\n\\nEveryone has signed the document "Employment contract"`));
