@@ -23,7 +23,10 @@ export default defineConfig({
           include: ['test/integration/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['test/support/global-setup.ts'],
-          testTimeout: 60_000,
+          // Hang guards, not speed limits: every test waits on the state it needs. A browser journey
+          // through a dozen page states took 61 s under `stress-ng --cpu 2` beside the suite (load 27
+          // on two cores) against 8 s quiet, so the guard sits where only a hang reaches it.
+          testTimeout: 180_000,
           hookTimeout: 180_000,
           // Two cores: a few files at once keeps PostgreSQL and Temporal busy without thrashing.
           maxWorkers: 3,
