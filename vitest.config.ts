@@ -28,6 +28,9 @@ export default defineConfig({
           // on two cores) against 8 s quiet, so the guard sits where only a hang reaches it.
           testTimeout: 180_000,
           hookTimeout: 180_000,
+          // expect.poll's own default gives up after one second, which a loaded machine can take to
+          // reach a page state: polls wait on their state up to a hang guard too.
+          expect: { poll: { timeout: 60_000 } },
           // Two cores: a few files at once keeps PostgreSQL and Temporal busy without thrashing.
           maxWorkers: 3,
           fileParallelism: true,

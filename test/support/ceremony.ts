@@ -88,7 +88,7 @@ export async function openCampaignWorld(ctx: TestContext) {
 }
 
 /** Polls `read` until `done` holds (the ceremony works asynchronously). */
-export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 120_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();

@@ -13,7 +13,7 @@ import { startTestWorker, type TestWorker } from '../../support/temporal';
 
 const CUSTOMER = '+14155550177';
 
-async function waitFor<T>(probe: () => Promise<T | undefined | null | false>, what: string, timeoutMs = 20_000): Promise<T> {
+async function waitFor<T>(probe: () => Promise<T | undefined | null | false>, what: string, timeoutMs = 120_000): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe().catch(() => undefined);

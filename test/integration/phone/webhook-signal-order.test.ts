@@ -16,7 +16,7 @@ import { postWebhook, readCall, seedPhoneTenant, seedTrackedCall, usePhoneApp } 
 startTracing({ serviceName: 'platform-test', exporter: new InMemorySpanExporter() });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = 10_000) {
+async function until(what: string, check: () => Promise<boolean>, timeoutMs = 120_000) {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);

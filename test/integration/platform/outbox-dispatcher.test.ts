@@ -59,7 +59,7 @@ describe('outbox dispatcher', () => {
       ).map((r) => [r.state, r.n]),
     );
 
-  async function until(check: () => Promise<boolean>, timeoutMs = 60_000) {
+  async function until(check: () => Promise<boolean>, timeoutMs = 120_000) {
     const deadline = Date.now() + timeoutMs;
     while (!(await check())) {
       if (Date.now() > deadline) throw new Error('condition not reached in time');
@@ -144,7 +144,7 @@ describe('outbox dispatcher', () => {
       throw new Error('temporal unavailable');
     }, { pollMs: 50 });
     await d.start();
-    await until(async () => (await states(tenant)).FAILED === 1, 20_000);
+    await until(async () => (await states(tenant)).FAILED === 1);
     await d.stop();
     expect(attempts).toBe(3);
     const [row] = await db.db.execute<{ retry_count: number; last_error: string }>(
@@ -163,7 +163,7 @@ describe('outbox dispatcher', () => {
     await d.start();
     await new Promise((r) => setTimeout(r, 300)); // the first (empty) pass is over; next poll is 10 min away
     await enqueue(tenant, 3, 'unused');
-    await until(async () => started.length === 3, 10_000);
+    await until(async () => started.length === 3);
     await d.stop();
     expect(started.sort()).toEqual(['k0', 'k1', 'k2']);
   });

@@ -76,7 +76,7 @@ describe('outbox signals', () => {
     await until(() => handle(key).describe().then(() => true, () => false));
     return handle(key).result();
   }
-  async function until(check: () => Promise<boolean>, timeoutMs = 20_000) {
+  async function until(check: () => Promise<boolean>, timeoutMs = 120_000) {
     const deadline = Date.now() + timeoutMs;
     while (!(await check())) {
       if (Date.now() > deadline) throw new Error('condition not reached in time');

@@ -22,7 +22,7 @@ const exporter = new InMemorySpanExporter();
 const tracing = startTracing({ serviceName: 'platform-test', exporter })!;
 const s3 = testS3Client();
 
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 30_000): Promise<T> {
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 120_000): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const v = await probe().catch(() => undefined);

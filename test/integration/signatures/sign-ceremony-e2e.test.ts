@@ -109,7 +109,7 @@ describe('a sequential two-signer ceremony in Chromium, through the real API, en
     expect(await after.page.locator('h1').textContent()).toMatch(/^(You have signed|Everyone has signed)$/);
     await after.page.context().close();
 
-    const sealed = await eventually(() => detail(id), (d) => d.sealStatus === 'SEALED', 60_000);
+    const sealed = await eventually(() => detail(id), (d) => d.sealStatus === 'SEALED');
     expect(sealed.status).toBe('COMPLETED');
     expect(sealed.events.map((e: { action: string }) => e.action)).toEqual(['created', 'opened', 'consented', 'signed', 'opened', 'consented', 'signed', 'completed', 'sealed']);
 

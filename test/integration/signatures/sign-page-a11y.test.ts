@@ -60,9 +60,9 @@ describe('hosted signing page: axe in every state at both sizes, opening, target
   async function sealAfterManager(c: Awaited<ReturnType<typeof campaign>>) {
     await eventually(() => api.get(`${SIGN_BASE}/${c.token('manager')}`, null).then((r) => r.status), (s) => s === 200);
     expect((await api.post(`${SIGN_BASE}/${c.token('manager')}`, null, { typedName: 'Mara Manager', consent: true })).status).toBe(200);
-    await eventually(() => api.get(`${CAMPAIGNS}/${c.id}`, editor).then((r) => r.json.sealStatus), (s) => s === 'SEALED', 60_000);
+    await eventually(() => api.get(`${CAMPAIGNS}/${c.id}`, editor).then((r) => r.json.sealStatus), (s) => s === 'SEALED');
     // The ceremony's closing step makes the copy links after the seal: the signer's page offers one from then on.
-    await eventually(() => fetch(url(c.token('employee'))).then((r) => r.text()), (html) => html.includes('Download the signed PDF'), 60_000);
+    await eventually(() => fetch(url(c.token('employee'))).then((r) => r.text()), (html) => html.includes('Download the signed PDF'));
   }
 
   for (const { name, viewport } of VIEWPORTS) {

@@ -64,7 +64,7 @@ describe('signed copies: completion mail and download', () => {
     await waitForMail(c.people[1]!.email);
     await eventually(() => api.get(`${SIGN_BASE}/${c.token('manager')}`, null).then((r) => r.status), (s) => s === 200);
     expect((await api.post(`${SIGN_BASE}/${c.token('manager')}`, null, { typedName: 'Mara Manager', consent: true })).status).toBe(200);
-    await eventually(() => api.get(`${CAMPAIGNS}/${c.id}`, editor).then((r) => r.json.sealStatus), (s) => s === 'SEALED', 60_000);
+    await eventually(() => api.get(`${CAMPAIGNS}/${c.id}`, editor).then((r) => r.json.sealStatus), (s) => s === 'SEALED');
 
     const sealed = await ctx.app.request(`${CAMPAIGNS}/${c.id}/signed.pdf`, { headers: { 'X-User-Id': editor.user, 'X-Tenant-Id': editor.tenant! } });
     const sealedBytes = Buffer.from(await sealed.arrayBuffer());
