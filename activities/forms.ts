@@ -3,6 +3,7 @@ import { AppError } from '../domain/errors';
 import { FORMS_CAPABILITY } from '../domain/forms/intake-process';
 import { makeSubmissionPdf, mirrorAttachments } from '../services/forms/intake-documents';
 import { planIntake, recordIntakeFailure, recordPdfFailure, writeBackProcessed, type IntakePlan } from '../services/forms/intake-steps';
+import { databaseUnavailableError } from '../services/platform/database-unavailable';
 import { closeProcessRow } from '../services/platform/process-rows';
 import type { ActivityDeps } from './deps';
 import { toActivityFailure } from './failures';
@@ -67,11 +68,17 @@ export function createFormActivities(deps: Pick<ActivityDeps, 'db' | 'settings' 
       await recordPdfFailure(db, tenantId, instanceId, reason);
     },
 
-    /** Spec: the write-back's failures are logged, never rethrown. */
+    /**
+     * Spec: the write-back's failures are logged, never rethrown. PostgreSQL out of reach is not a
+     * failed write-back but one not made yet: it is retried (a retryable `database-unavailable`),
+     * or a restart of the database would leave the instance SUBMITTED for good.
+     */
     async writeBackFormInstance(tenantId: string, instanceId: string, processInstanceId: string): Promise<boolean> {
       try {
         return (await writeBackProcessed(db, tenantId, instanceId, processInstanceId)) !== null;
       } catch (err) {
+        const unreachable = databaseUnavailableError(err);
+        if (unreachable) throw toActivityFailure(unreachable);
         logger.error({ tenantId, instanceId, err: err instanceof Error ? err.message : String(err) }, 'form intake write-back failed');
         return false;
       }

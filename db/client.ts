@@ -15,10 +15,26 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export function createDatabase(url: string, options: { max?: number } = {}): Database {
+/** How long a new connection may take to be usable before its query fails (database.connect-timeout-ms). */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
+/** The longest pause between two attempts to connect while the server is unreachable. */
+const RECONNECT_MAX_SECONDS = 0.5;
+
+/**
+ * Seconds before the next connection attempt after `retries` failed ones in a row: 50 ms doubling
+ * to half a second, jittered. The driver's own curve reaches 20 s, and a query queued behind it
+ * waits that long, while PostgreSQL is down (a request hanging past its caller's timeout instead
+ * of a prompt 503) and after it is back (a slow recovery).
+ */
+export const reconnectBackoff = (retries: number) => Math.min(0.05 * 2 ** retries, RECONNECT_MAX_SECONDS) * (0.5 + Math.random() / 2);
+
+export function createDatabase(url: string, options: { max?: number; connectTimeoutMs?: number } = {}): Database {
   const sql = postgres(url, {
     max: options.max ?? 10,
     onnotice: () => {},
+    // Seconds, as the driver counts them; fractions are kept.
+    connect_timeout: (options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS) / 1000,
+    backoff: reconnectBackoff,
     // Keep timestamps as ISO strings at the driver level would lose Date typing; drizzle maps them.
     connection: { application_name: 'tenant-capability-platform' },
   });

@@ -13,6 +13,32 @@ export const isTransientConflict = (err: unknown) => {
   return code === '40001' || code === '40P01';
 };
 
+// The database is out of reach rather than refusing this statement: the postgres driver's own
+// connection errors, the SQLSTATEs a server sends while it shuts down, starts up or drops the
+// session (57P01-57P03, class 08) or has no connection slot left (53300), and node's socket errors
+// when they failed a query (the driver gives every error it rejects a query with a `query` field;
+// the same codes from an HTTP client are another part's failure, not the database's).
+const DRIVER_CODES = new Set(['CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT', '57P01', '57P02', '57P03', '53300']);
+const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const CAUSE_DEPTH = 8;
+
+/**
+ * True when `err`, or an error it wraps (drizzle's `cause`, node's AggregateError of one attempt
+ * per address), says the connection to PostgreSQL failed or could not be made: the same
+ * statement may succeed once the server is back. A statement the server refused is not one.
+ */
+export function isConnectionFailure(err: unknown, depth = 0, ofQuery = false): boolean {
+  if (typeof err !== 'object' || err === null || depth > CAUSE_DEPTH) return false;
+  const e = err as { code?: unknown; cause?: unknown; errors?: unknown };
+  const fromQuery = ofQuery || 'query' in e;
+  if (typeof e.code === 'string') {
+    if (DRIVER_CODES.has(e.code) || /^08[0-9A-Z]{3}$/.test(e.code)) return true;
+    if (fromQuery && SOCKET_CODES.has(e.code)) return true;
+  }
+  if (Array.isArray(e.errors) && e.errors.some((inner) => isConnectionFailure(inner, depth + 1, fromQuery))) return true;
+  return isConnectionFailure(e.cause, depth + 1, fromQuery);
+}
+
 /** The constraint (index) a PostgreSQL error names, however drizzle wrapped it. */
 export function violatedConstraint(err: unknown): string | undefined {
   const e = err as { constraint_name?: string; cause?: { constraint_name?: string } };

@@ -188,6 +188,7 @@ export const errorCodes = {
   'renderer-unavailable': { status: 503, meaning: 'Headless Chromium could not be started or crashed during a render.' },
   'render-timed-out': { status: 503, meaning: 'A submission PDF render did not finish within `render.timeout-ms`.' },
   'storage-unavailable': { status: 503, meaning: 'Object storage is not configured or did not accept or return the bytes.' },
+  'database-unavailable': { status: 503, meaning: 'PostgreSQL could not be reached (connection refused, reset or closed, the server shutting down or starting up, no connection slot left); retry after `Retry-After` seconds. A write answered so may have been made before the connection was lost: read before writing again where that matters.' },
   'write-contention': { status: 503, meaning: 'A write kept colliding with concurrent writes (deadlock or serialisation failure) after its bounded retries; retry after `Retry-After` seconds.' },
   'embed-key-missing': { status: 503, meaning: 'Embed tokens cannot be issued: the setting `forms.embed-key` is unset.' },
   'signing-key-unreadable': { status: 503, meaning: 'The sealing key cannot be used: `signatures.pkcs12-base64` is not a PKCS#12 holding an RSA key and its certificate, `signatures.pkcs12-password` does not open it, or its certificate is expired or not yet valid.' },

@@ -24,6 +24,11 @@ export const settingDefs = {
     true,
   ),
   'database.pool-size': def(int(1, 200), '10', 'Connections per process.'),
+  'database.connect-timeout-ms': def(
+    int(100, 120_000),
+    '5000',
+    'How long opening a PostgreSQL connection may take before the query waiting for it fails (an API request then answers 503 `database-unavailable`). Bounds a request while the server is unreachable.',
+  ),
   'temporal.address': def(
     optionalText,
     '',

@@ -51,7 +51,7 @@ export function createS3Client(settings: Settings, s3: Endpoints['s3']) {
 
 /** Connects to PostgreSQL, Temporal and S3 and builds the readiness probes over them. */
 export async function connectRuntime(settings: Settings, endpoints: Endpoints, logger: Logger): Promise<Runtime> {
-  const database = createDatabase(endpoints.databaseUrl, { max: settings['database.pool-size'] });
+  const database = createDatabase(endpoints.databaseUrl, { max: settings['database.pool-size'], connectTimeoutMs: settings['database.connect-timeout-ms'] });
   const temporalConnection = await Connection.connect({ address: endpoints.temporalAddress });
   // Carries the caller's trace into the workflows it starts and signals (a no-op while tracing is off).
   const interceptors = { workflow: [new OpenTelemetryWorkflowClientInterceptor()] };

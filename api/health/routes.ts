@@ -7,7 +7,7 @@ const CHECK_TIMEOUT_MS = 2_000;
 
 const Readiness = z
   .object({
-    status: z.enum(['ready', 'unavailable']),
+    status: z.enum(['ready', 'degraded']).openapi({ description: '`degraded`: a shared dependency does not answer; the node still serves, and what needs that part answers 503 with Retry-After' }),
     checks: z.record(z.string(), z.object({ ok: z.boolean(), error: z.string().optional() })),
     failing: z.array(z.string()),
   })
@@ -44,21 +44,24 @@ export function healthRoutes() {
     (c) => c.json({ status: 'live' as const }, 200),
   );
 
+  // Readiness follows this node, not the parts every node shares (docs/operations.md "Faults"):
+  // PostgreSQL, Temporal or S3 down makes every node equally unable, and taking them all out of
+  // the load balancer would turn a partial outage into a total one (writes still land in the
+  // outbox while Temporal is down) and the API's 503s with Retry-After into the balancer's own.
   app.openapi(
     createRoute({
       method: 'get',
       path: '/health/ready',
       tags,
-      summary: '200 only when PostgreSQL, Temporal and S3 answer; 503 names the failing parts',
-      responses: { 200: jsonContent(Readiness), 503: jsonContent(Readiness, 'A dependency does not answer') },
+      summary: 'The node serves: 200 while it runs; `degraded` names the shared dependencies that do not answer (PostgreSQL, Temporal, S3)',
+      responses: { 200: jsonContent(Readiness) },
     }),
     async (c) => {
       const entries = Object.entries(c.get('deps').readiness);
       const results = await Promise.all(entries.map(async ([name, check]) => [name, await probe(check)] as const));
       const checks = Object.fromEntries(results);
       const failing = results.filter(([, r]) => !r.ok).map(([n]) => n);
-      const body = { status: failing.length ? ('unavailable' as const) : ('ready' as const), checks, failing };
-      return failing.length ? c.json(body, 503) : c.json(body, 200);
+      return c.json({ status: failing.length ? ('degraded' as const) : ('ready' as const), checks, failing }, 200);
     },
   );
 

@@ -4,6 +4,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { statusOf, type ErrorCode, type ErrorStatus } from '../../domain/error-codes';
 import { AppError } from '../../domain/errors';
 import { contentionError } from '../../services/platform/contention';
+import { databaseUnavailableError } from '../../services/platform/database-unavailable';
 import type { AppEnv } from '../env';
 
 export const PROBLEM_JSON = 'application/problem+json';
@@ -59,8 +60,9 @@ export function problem(c: Context<AppEnv>, code: ErrorCode, detail: string, ext
  * a body of another media type) become problems; anything else is a logged 500.
  */
 export const onError: ErrorHandler<AppEnv> = (thrown, c) => {
-  // A deadlock or serialisation failure outside withTransactionRetry: the caller may simply retry.
-  const err = contentionError(thrown) ?? thrown;
+  // A deadlock or serialisation failure outside withTransactionRetry, or PostgreSQL out of reach
+  // (a restart, a failover): not a bug, and the caller may retry; both answer 503 with Retry-After.
+  const err = contentionError(thrown) ?? databaseUnavailableError(thrown) ?? thrown;
   if (err instanceof AppError) {
     if (err.status === 401 && err.extra['wwwAuthenticate']) {
       c.header('WWW-Authenticate', String(err.extra['wwwAuthenticate']));

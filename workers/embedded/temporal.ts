@@ -12,6 +12,8 @@ export interface TemporalDevServerOptions {
   dbFile: string;
   /** Keep the history in memory instead of `dbFile` (which then only places the log): no fsync per write. */
   inMemory?: boolean;
+  /** SQLite pragmas for `dbFile` (`name=value`), e.g. `synchronous=OFF` where only a process restart must keep the history, not a power cut. */
+  sqlitePragmas?: string[];
   port: number;
   uiPort: number;
   namespace?: string;
@@ -37,7 +39,7 @@ export async function startTemporalDevServer(options: TemporalDevServerOptions):
 
   const args = [
     'server', 'start-dev',
-    ...(options.inMemory ? [] : ['--db-filename', dbFile]),
+    ...(options.inMemory ? [] : ['--db-filename', dbFile, ...(options.sqlitePragmas ?? []).flatMap((p) => ['--sqlite-pragma', p])]),
     '--ip', '127.0.0.1',
     '--port', String(port),
     '--ui-port', String(uiPort),

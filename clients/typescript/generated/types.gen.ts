@@ -5,7 +5,10 @@ export type ClientOptions = {
 };
 
 export type Readiness = {
-    status: 'ready' | 'unavailable';
+    /**
+     * `degraded`: a shared dependency does not answer; the node still serves, and what needs that part answers 503 with Retry-After
+     */
+    status: 'ready' | 'degraded';
     checks: {
         [key: string]: {
             ok: boolean;
@@ -2357,15 +2360,6 @@ export type GetHealthReadyData = {
     query?: never;
     url: '/health/ready';
 };
-
-export type GetHealthReadyErrors = {
-    /**
-     * A dependency does not answer
-     */
-    503: Readiness;
-};
-
-export type GetHealthReadyError = GetHealthReadyErrors[keyof GetHealthReadyErrors];
 
 export type GetHealthReadyResponses = {
     /**
