@@ -23,7 +23,7 @@ describe('grants that expire (real Temporal server, outbox dispatcher)', () => {
     worker = await startTestWorker({ ...createAccessExpiryActivities(deps), ...createOutboxActivities(deps) });
     dispatcher = testDispatcher(ctx, worker, ['ACCESS']);
     await dispatcher.start();
-  }, 120_000);
+  });
   afterAll(async () => {
     await dispatcher?.stop();
     await worker?.stop();

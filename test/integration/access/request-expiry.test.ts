@@ -15,7 +15,7 @@ describe('access requests expire', () => {
 
   beforeAll(async () => {
     worker = await startTestWorker(createAccessExpiryActivities({ db: ctx.db.db, settings: ctx.settings, logger: ctx.deps.logger }));
-  }, 120_000);
+  });
   afterAll(async () => {
     await worker?.stop();
   });

@@ -31,7 +31,7 @@ describe('slaClock process (real Temporal server, outbox dispatcher)', () => {
     t = await seedCalendarTenant(ctx);
     await createAlwaysOpenCalendar(ctx, t.asOwner, 'ALWAYS', 'always');
     await createAlwaysOpenCalendar(ctx, t.asOwner, 'OTHER', 'other');
-  }, 120_000);
+  });
   afterAll(async () => {
     await dispatcher?.stop();
     await worker?.stop();

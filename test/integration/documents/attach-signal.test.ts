@@ -48,7 +48,7 @@ describe('documentAttachedSignal on finalize of a task-scoped document', () => {
       backoffMs: 100,
     });
     await dispatcher.start();
-  }, 120_000);
+  });
   afterAll(async () => {
     await dispatcher?.stop();
     worker?.shutdown();

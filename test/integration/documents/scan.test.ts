@@ -62,7 +62,7 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'docs-clamd-'));
   clamd = await startClamd({ dir, maxBytes: CAP });
   relayPort = await relay.listen(clamd);
-}, 120_000);
+});
 
 afterAll(async () => {
   await relay.close();

@@ -32,7 +32,7 @@ describe('outbound form, recipient and event rail end to end', () => {
     });
     t = await seedFormsTenant(ctx);
     def = await outboundForm(ctx, t.asOwner);
-  }, 120_000);
+  });
   afterAll(async () => {
     await rail?.stop();
   });

@@ -43,7 +43,7 @@ describe('outbound forms from workflows, and the expiry sweep', () => {
     running = sender.run();
     t = await seedFormsTenant(ctx);
     def = await outboundForm(ctx, t.asOwner);
-  }, 120_000);
+  });
   afterAll(async () => {
     await platform?.client.schedule.getHandle(FORM_EXPIRY_SWEEP_SCHEDULE_ID).delete().catch(() => undefined);
     sender?.shutdown();

@@ -33,7 +33,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await temporal?.close();
   await cluster?.close();
-}, 120_000);
+});
 
 const until = async (check: () => Promise<boolean>) => {
   while (!(await check())) await new Promise((r) => setTimeout(r, 250));

@@ -33,7 +33,7 @@ describe('calling windows and redial (real Temporal server, outbox dispatcher)',
     opensAt = new Date(Math.floor(Date.now() / MINUTE) * MINUTE + 2 * MINUTE);
     await createCallingCalendar(ctx, t, { code: 'CALLS', key: 'outbound-calls', opensAt });
     expect((await api.put('/api/phone/assistants/asst-windowed/calling-policy', t.writer, { callingCalendarKey: 'outbound-calls' })).status).toBe(200);
-  }, 120_000);
+  });
   afterAll(async () => {
     await dispatcher?.stop();
     await worker?.stop();
@@ -146,5 +146,5 @@ describe('calling windows and redial (real Temporal server, outbox dispatcher)',
     // The API shows the chain: every attempt names the first.
     const attempt2 = (await api.get(`/api/phone-calls/${second.id}`, t.reader)).json;
     expect(attempt2).toMatchObject({ firstCallId: first.id, attempt: 2, redial: { maxAttempts: 3 } });
-  }, 120_000);
+  });
 });

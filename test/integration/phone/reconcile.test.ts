@@ -33,7 +33,7 @@ describe('phoneCall reconciliation (time-skipping test server)', () => {
     });
     running = worker.run();
     t = await seedPhoneTenant(ctx, { defaults: { defaultAssistantId: 'asst-r', defaultPhoneNumberId: 'pn-r' } });
-  }, 120_000);
+  });
   afterAll(async () => {
     if (worker?.getState() === 'RUNNING') worker.shutdown();
     await running;

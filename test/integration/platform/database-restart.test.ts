@@ -91,5 +91,5 @@ describe('PostgreSQL restarted under a running app', () => {
     // The heartbeat pings come back through it: the access cache serves again.
     await until(() => access.cache.serving);
     expect((await createTenant('cached')).status).toBe(201);
-  }, 120_000);
+  });
 });

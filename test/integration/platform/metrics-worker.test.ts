@@ -32,7 +32,7 @@ describe('worker process metrics', () => {
     const logger = pino({ level: 'silent' });
     runtime = await connectRuntime(settings, { databaseUrl: db.url, temporalAddress, s3 }, logger);
     worker = await startWorkerProcess(settings, runtime, temporalAddress, logger);
-  }, 120_000);
+  });
   afterAll(async () => {
     await worker?.stop();
     await runtime?.close();

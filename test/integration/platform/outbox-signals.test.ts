@@ -39,7 +39,7 @@ describe('outbox signals', () => {
     native = await NativeConnection.connect({ address: servers().temporalAddress });
     worker = await Worker.create({ connection: native, taskQueue, workflowsPath: PROBE });
     running = worker.run();
-  }, 120_000);
+  });
   afterAll(async () => {
     worker?.shutdown();
     await running;

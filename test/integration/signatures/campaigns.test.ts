@@ -36,7 +36,7 @@ describe('signing campaigns', () => {
   beforeAll(async () => {
     ({ world, t, editor, definitionId } = await openCampaignWorld(ctx));
     other = await seedSignaturesTenant(ctx);
-  }, 120_000);
+  });
   afterAll(async () => {
     await world?.stop();
   });

@@ -42,7 +42,7 @@ describe('the signatureCeremony process', () => {
 
   beforeAll(async () => {
     ({ world, t, editor, definitionId } = await openCampaignWorld(ctx));
-  }, 120_000);
+  });
   afterAll(async () => {
     await world?.stop();
   });

@@ -13,7 +13,7 @@ describe('ceremony reminders', () => {
 
   beforeAll(async () => {
     world = await startCeremonyWorld(ctx);
-  }, 120_000);
+  });
   afterAll(async () => {
     await world?.stop();
   });

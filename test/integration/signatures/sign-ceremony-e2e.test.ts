@@ -33,7 +33,7 @@ describe('a sequential two-signer ceremony in Chromium, through the real API, en
     ({ world, editor, definitionId } = await openCampaignWorld(ctx));
     server = await startServer(ctx.deps, 0, '127.0.0.1');
     browser = await launchChromium(ctx.settings);
-  }, 120_000);
+  });
   afterAll(async () => {
     await browser?.close();
     await server?.close();

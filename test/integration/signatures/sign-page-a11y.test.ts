@@ -32,7 +32,7 @@ describe('hosted signing page: axe in every state at both sizes, opening, target
     otpDefinitionId = await publishedDefinition(ctx, editor, ceremonySchema('sequential', 'EMAIL_OTP'));
     server = await startServer(ctx.deps, 0, '127.0.0.1');
     browser = await launchChromium(ctx.settings);
-  }, 120_000);
+  });
   afterAll(async () => {
     await browser?.close();
     await server?.close();

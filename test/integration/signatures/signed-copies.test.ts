@@ -28,7 +28,7 @@ describe('signed copies: completion mail and download', () => {
     ({ world, editor, definitionId } = await openCampaignWorld(ctx));
     // The sender as the gateway names them: the user directory keeps the e-mail the notice goes to.
     editor = { ...editor, name: 'Sara Sender', email: newAddress('sender') };
-  }, 120_000);
+  });
   afterAll(async () => world?.stop());
 
   const deps = () => ({ db: ctx.db.db, settings: ctx.settings, mailer: ctx.deps.mailer, logger: ctx.deps.logger });

@@ -21,7 +21,7 @@ beforeAll(async () => {
   t = await seedCalendarTenant(ctx);
   await createAlwaysOpenCalendar(ctx, t.asOwner, 'ALWAYS', 'always');
   await createEndpoint(ctx, t.asOwner, receiver, PATH, { eventTypes: ['sla.clock.warning', 'sla.clock.breached', 'sla.clock.met'] });
-}, 120_000);
+});
 afterAll(async () => {
   await world?.stop();
   await receiver?.close();
