@@ -7,11 +7,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import postgres from 'postgres';
-import { migrateDatabase } from '../../db/client';
 import { getFreePort } from '../../workers/embedded/child-process';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../workers/embedded/postgres';
 import { startTemporalDevServer, type TemporalDevServer } from '../../workers/embedded/temporal';
+import { createMigratedDatabase } from './servers';
 
 /** When the server was told to stop, when it had exited, and when it answered again (epoch ms). */
 export interface Outage {
@@ -64,12 +63,7 @@ export async function startFaultServers(log?: (msg: string) => void): Promise<Fa
     () => startEmbeddedPostgres({ dataDir: join(dir, 'pg'), port: pgPort, settings: { fsync: 'off' }, log }),
     (s) => s.url,
   );
-  const admin = postgres(pg.address, { max: 1, onnotice: () => {} });
-  await admin.unsafe('create database platform');
-  await admin.end();
-  const url = new URL(pg.address);
-  url.pathname = '/platform';
-  await migrateDatabase(url.toString());
+  const url = await createMigratedDatabase(pg.address, 'platform');
 
   const [port, uiPort] = [await getFreePort(), await getFreePort()];
   const temporal = await restartable<TemporalDevServer>(
@@ -89,7 +83,7 @@ export async function startFaultServers(log?: (msg: string) => void): Promise<Fa
   );
   return {
     dir,
-    postgres: { ...pg, address: url.toString() },
+    postgres: { ...pg, address: url },
     temporal,
     async stop(options = {}) {
       await Promise.allSettled([temporal.stop(), pg.stop()]);

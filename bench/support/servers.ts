@@ -17,6 +17,20 @@ export interface BenchDatabase {
  * A migrated database for one benchmark: a fresh database on DATABASE_URL's server when set,
  * otherwise on an embedded PostgreSQL in a temp dir that is removed afterwards.
  */
+/** Creates database `name` on the server at `serverUrl` and migrates it; its URL. */
+export async function createMigratedDatabase(serverUrl: string, name: string): Promise<string> {
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  try {
+    await admin.unsafe(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  await migrateDatabase(url.toString());
+  return url.toString();
+}
+
 export async function startBenchDatabase(): Promise<BenchDatabase> {
   const settings = loadSettings();
   let serverUrl = settings['database.url'];
@@ -30,12 +44,9 @@ export async function startBenchDatabase(): Promise<BenchDatabase> {
   }
   const name = `bench_${Date.now().toString(36)}`;
   const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  await migrateDatabase(url.toString());
+  const url = await createMigratedDatabase(serverUrl, name);
   return {
-    url: url.toString(),
+    url,
     async stop() {
       await admin.unsafe(`drop database if exists ${name} with (force)`).catch(() => {});
       await admin.end();
