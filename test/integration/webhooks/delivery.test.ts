@@ -102,14 +102,14 @@ describe('webhook delivery', () => {
     ]);
   });
 
-  it("429 with Retry-After: the next attempt waits at least as long as the receiver asked", async () => {
+  it.each([429, 503])('%i with Retry-After: the next attempt waits at least as long as the receiver asked', async (status) => {
     const path = nextPath('busy');
-    receiver.script(path, (n) => (n === 1 ? { status: 429, headers: { 'Retry-After': '2' } } : { status: 200 }));
+    receiver.script(path, (n) => (n === 1 ? { status, headers: { 'Retry-After': '2' } } : { status: 200 }));
     const e = await createEndpoint(ctx, t.asOwner, receiver, path);
     await sendTest(e.id);
     const [item] = await logUntil(ctx, t.asOwner, e.id, settled);
     const [a1, a2] = item!.attempts;
-    expect(a1).toMatchObject({ statusCode: 429 });
+    expect(a1).toMatchObject({ statusCode: status });
     expect(new Date(a1!.nextAttemptAt!).getTime() - new Date(a1!.attemptedAt).getTime()).toBeGreaterThanOrEqual(2_000);
     expect(new Date(a2!.attemptedAt).getTime()).toBeGreaterThanOrEqual(new Date(a1!.nextAttemptAt!).getTime());
     expect(item!.state).toBe('SUCCEEDED');
