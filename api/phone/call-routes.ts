@@ -17,7 +17,9 @@ const PLACEMENT_RULES =
   'Defaults (assistant, number) come from PhoneSettings. Caller mistakes are answered before anything is saved: ' +
   '409 `number-on-do-not-call` (recorded as a REFUSED call, `callId`; nobody is dialled), ' +
   '400 `validation-failed` / `invalid-customer-number` (not E.164), 422 `assistant-unresolved`, `phone-number-unresolved`, ' +
-  '`unknown-phone-number` (another tenant\'s number), `provider-key-missing`. Otherwise the call is saved QUEUED with its ' +
+  '`unknown-phone-number` (another tenant\'s number), `provider-key-missing`, and for a call with a calling window ' +
+  '`calling-window-never-opens` (its calendar has no open hours ahead), `unknown-callee-location`, `unknown-process-calendar` ' +
+  '(the policy\'s key names no association any more). Otherwise the call is saved QUEUED with its ' +
   'process outbox row and the provider is asked: the answer is 201 with the call RINGING, or FAILED with `errorMessage` ' +
   'when the provider refused or failed (never an error status). Outside the calling window of the assistant or number ' +
   '(callingCalendarKey) the answer is 202 with the call SCHEDULED: its process places it when the window opens.';

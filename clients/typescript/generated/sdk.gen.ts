@@ -423,7 +423,7 @@ export const getApiPhoneCalls = <ThrowOnError extends boolean = false>(options?:
 /**
  * Place an outbound call (records X-User-Id as initiator)
  *
- * Defaults (assistant, number) come from PhoneSettings. Caller mistakes are answered before anything is saved: 409 `number-on-do-not-call` (recorded as a REFUSED call, `callId`; nobody is dialled), 400 `validation-failed` / `invalid-customer-number` (not E.164), 422 `assistant-unresolved`, `phone-number-unresolved`, `unknown-phone-number` (another tenant's number), `provider-key-missing`. Otherwise the call is saved QUEUED with its process outbox row and the provider is asked: the answer is 201 with the call RINGING, or FAILED with `errorMessage` when the provider refused or failed (never an error status). Outside the calling window of the assistant or number (callingCalendarKey) the answer is 202 with the call SCHEDULED: its process places it when the window opens.
+ * Defaults (assistant, number) come from PhoneSettings. Caller mistakes are answered before anything is saved: 409 `number-on-do-not-call` (recorded as a REFUSED call, `callId`; nobody is dialled), 400 `validation-failed` / `invalid-customer-number` (not E.164), 422 `assistant-unresolved`, `phone-number-unresolved`, `unknown-phone-number` (another tenant's number), `provider-key-missing`, and for a call with a calling window `calling-window-never-opens` (its calendar has no open hours ahead), `unknown-callee-location`, `unknown-process-calendar` (the policy's key names no association any more). Otherwise the call is saved QUEUED with its process outbox row and the provider is asked: the answer is 201 with the call RINGING, or FAILED with `errorMessage` when the provider refused or failed (never an error status). Outside the calling window of the assistant or number (callingCalendarKey) the answer is 202 with the call SCHEDULED: its process places it when the window opens.
  */
 export const postApiPhoneCalls = <ThrowOnError extends boolean = false>(options: Options<PostApiPhoneCallsData, ThrowOnError>): RequestResult<PostApiPhoneCallsResponses, PostApiPhoneCallsErrors, ThrowOnError> => (options.client ?? client).post<PostApiPhoneCallsResponses, PostApiPhoneCallsErrors, ThrowOnError>({
     security: [{ name: 'X-Tenant-Id', type: 'apiKey' }, { name: 'X-User-Id', type: 'apiKey' }],
@@ -458,7 +458,7 @@ export const postApiPhoneCallsByIdCancel = <ThrowOnError extends boolean = false
 /**
  * Outbound call for processes (X-Internal-Key); actor `system` unless X-User-Id is given
  *
- * X-Tenant-Id names the tenant (404 `tenant-not-found` when unknown). Defaults (assistant, number) come from PhoneSettings. Caller mistakes are answered before anything is saved: 409 `number-on-do-not-call` (recorded as a REFUSED call, `callId`; nobody is dialled), 400 `validation-failed` / `invalid-customer-number` (not E.164), 422 `assistant-unresolved`, `phone-number-unresolved`, `unknown-phone-number` (another tenant's number), `provider-key-missing`. Otherwise the call is saved QUEUED with its process outbox row and the provider is asked: the answer is 201 with the call RINGING, or FAILED with `errorMessage` when the provider refused or failed (never an error status). Outside the calling window of the assistant or number (callingCalendarKey) the answer is 202 with the call SCHEDULED: its process places it when the window opens.
+ * X-Tenant-Id names the tenant (404 `tenant-not-found` when unknown). Defaults (assistant, number) come from PhoneSettings. Caller mistakes are answered before anything is saved: 409 `number-on-do-not-call` (recorded as a REFUSED call, `callId`; nobody is dialled), 400 `validation-failed` / `invalid-customer-number` (not E.164), 422 `assistant-unresolved`, `phone-number-unresolved`, `unknown-phone-number` (another tenant's number), `provider-key-missing`, and for a call with a calling window `calling-window-never-opens` (its calendar has no open hours ahead), `unknown-callee-location`, `unknown-process-calendar` (the policy's key names no association any more). Otherwise the call is saved QUEUED with its process outbox row and the provider is asked: the answer is 201 with the call RINGING, or FAILED with `errorMessage` when the provider refused or failed (never an error status). Outside the calling window of the assistant or number (callingCalendarKey) the answer is 202 with the call SCHEDULED: its process places it when the window opens.
  */
 export const postApiInternalPhoneCalls = <ThrowOnError extends boolean = false>(options: Options<PostApiInternalPhoneCallsData, ThrowOnError>): RequestResult<PostApiInternalPhoneCallsResponses, PostApiInternalPhoneCallsErrors, ThrowOnError> => (options.client ?? client).post<PostApiInternalPhoneCallsResponses, PostApiInternalPhoneCallsErrors, ThrowOnError>({
     security: [{ name: 'X-Internal-Key', type: 'apiKey' }],
@@ -553,6 +553,8 @@ export const postApiPhoneSettingsApiKey = <ThrowOnError extends boolean = false>
 
 /**
  * Take a number off the list
+ *
+ * 404 `do-not-call-entry-not-found` when it is not listed; 400 `invalid-phone-number` as for PUT.
  */
 export const deleteApiPhoneDoNotCallByNumber = <ThrowOnError extends boolean = false>(options: Options<DeleteApiPhoneDoNotCallByNumberData, ThrowOnError>): RequestResult<DeleteApiPhoneDoNotCallByNumberResponses, DeleteApiPhoneDoNotCallByNumberErrors, ThrowOnError> => (options.client ?? client).delete<DeleteApiPhoneDoNotCallByNumberResponses, DeleteApiPhoneDoNotCallByNumberErrors, ThrowOnError>({
     security: [{ name: 'X-Tenant-Id', type: 'apiKey' }, { name: 'X-User-Id', type: 'apiKey' }],
@@ -562,6 +564,8 @@ export const deleteApiPhoneDoNotCallByNumber = <ThrowOnError extends boolean = f
 
 /**
  * Whether a number is on the list
+ *
+ * 404 `do-not-call-entry-not-found` when it is not; 400 `invalid-phone-number` as for PUT.
  */
 export const getApiPhoneDoNotCallByNumber = <ThrowOnError extends boolean = false>(options: Options<GetApiPhoneDoNotCallByNumberData, ThrowOnError>): RequestResult<GetApiPhoneDoNotCallByNumberResponses, GetApiPhoneDoNotCallByNumberErrors, ThrowOnError> => (options.client ?? client).get<GetApiPhoneDoNotCallByNumberResponses, GetApiPhoneDoNotCallByNumberErrors, ThrowOnError>({
     security: [{ name: 'X-Tenant-Id', type: 'apiKey' }, { name: 'X-User-Id', type: 'apiKey' }],
@@ -571,6 +575,8 @@ export const getApiPhoneDoNotCallByNumber = <ThrowOnError extends boolean = fals
 
 /**
  * Put a number on the do-not-call list (normalised to E.164; idempotent)
+ *
+ * 400 `invalid-phone-number` when libphonenumber-js does not call it a valid number in international form.
  */
 export const putApiPhoneDoNotCallByNumber = <ThrowOnError extends boolean = false>(options: Options<PutApiPhoneDoNotCallByNumberData, ThrowOnError>): RequestResult<PutApiPhoneDoNotCallByNumberResponses, PutApiPhoneDoNotCallByNumberErrors, ThrowOnError> => (options.client ?? client).put<PutApiPhoneDoNotCallByNumberResponses, PutApiPhoneDoNotCallByNumberErrors, ThrowOnError>({
     security: [{ name: 'X-Tenant-Id', type: 'apiKey' }, { name: 'X-User-Id', type: 'apiKey' }],
@@ -589,6 +595,8 @@ export const getApiPhoneDoNotCall = <ThrowOnError extends boolean = false>(optio
 
 /**
  * Remove the calling policy of an assistant
+ *
+ * 404 `calling-policy-not-found` when it has none.
  */
 export const deleteApiPhoneAssistantsByIdCallingPolicy = <ThrowOnError extends boolean = false>(options: Options<DeleteApiPhoneAssistantsByIdCallingPolicyData, ThrowOnError>): RequestResult<DeleteApiPhoneAssistantsByIdCallingPolicyResponses, DeleteApiPhoneAssistantsByIdCallingPolicyErrors, ThrowOnError> => (options.client ?? client).delete<DeleteApiPhoneAssistantsByIdCallingPolicyResponses, DeleteApiPhoneAssistantsByIdCallingPolicyErrors, ThrowOnError>({
     security: [{ name: 'X-Tenant-Id', type: 'apiKey' }, { name: 'X-User-Id', type: 'apiKey' }],
@@ -598,6 +606,8 @@ export const deleteApiPhoneAssistantsByIdCallingPolicy = <ThrowOnError extends b
 
 /**
  * The calling policy of an assistant
+ *
+ * 404 `calling-policy-not-found` when it has none.
  */
 export const getApiPhoneAssistantsByIdCallingPolicy = <ThrowOnError extends boolean = false>(options: Options<GetApiPhoneAssistantsByIdCallingPolicyData, ThrowOnError>): RequestResult<GetApiPhoneAssistantsByIdCallingPolicyResponses, GetApiPhoneAssistantsByIdCallingPolicyErrors, ThrowOnError> => (options.client ?? client).get<GetApiPhoneAssistantsByIdCallingPolicyResponses, GetApiPhoneAssistantsByIdCallingPolicyErrors, ThrowOnError>({
     security: [{ name: 'X-Tenant-Id', type: 'apiKey' }, { name: 'X-User-Id', type: 'apiKey' }],
@@ -607,6 +617,8 @@ export const getApiPhoneAssistantsByIdCallingPolicy = <ThrowOnError extends bool
 
 /**
  * Set the calling policy of an assistant (replaces it; omitted fields are cleared)
+ *
+ * 422 `unknown-process-calendar` when `callingCalendarKey` names no process calendar association of the tenant.
  */
 export const putApiPhoneAssistantsByIdCallingPolicy = <ThrowOnError extends boolean = false>(options: Options<PutApiPhoneAssistantsByIdCallingPolicyData, ThrowOnError>): RequestResult<PutApiPhoneAssistantsByIdCallingPolicyResponses, PutApiPhoneAssistantsByIdCallingPolicyErrors, ThrowOnError> => (options.client ?? client).put<PutApiPhoneAssistantsByIdCallingPolicyResponses, PutApiPhoneAssistantsByIdCallingPolicyErrors, ThrowOnError>({
     security: [{ name: 'X-Tenant-Id', type: 'apiKey' }, { name: 'X-User-Id', type: 'apiKey' }],
@@ -620,6 +632,8 @@ export const putApiPhoneAssistantsByIdCallingPolicy = <ThrowOnError extends bool
 
 /**
  * Remove the calling policy of a phone number
+ *
+ * 404 `calling-policy-not-found` when it has none.
  */
 export const deleteApiPhoneNumbersByIdCallingPolicy = <ThrowOnError extends boolean = false>(options: Options<DeleteApiPhoneNumbersByIdCallingPolicyData, ThrowOnError>): RequestResult<DeleteApiPhoneNumbersByIdCallingPolicyResponses, DeleteApiPhoneNumbersByIdCallingPolicyErrors, ThrowOnError> => (options.client ?? client).delete<DeleteApiPhoneNumbersByIdCallingPolicyResponses, DeleteApiPhoneNumbersByIdCallingPolicyErrors, ThrowOnError>({
     security: [{ name: 'X-Tenant-Id', type: 'apiKey' }, { name: 'X-User-Id', type: 'apiKey' }],
@@ -629,6 +643,8 @@ export const deleteApiPhoneNumbersByIdCallingPolicy = <ThrowOnError extends bool
 
 /**
  * The calling policy of a phone number
+ *
+ * 404 `calling-policy-not-found` when it has none.
  */
 export const getApiPhoneNumbersByIdCallingPolicy = <ThrowOnError extends boolean = false>(options: Options<GetApiPhoneNumbersByIdCallingPolicyData, ThrowOnError>): RequestResult<GetApiPhoneNumbersByIdCallingPolicyResponses, GetApiPhoneNumbersByIdCallingPolicyErrors, ThrowOnError> => (options.client ?? client).get<GetApiPhoneNumbersByIdCallingPolicyResponses, GetApiPhoneNumbersByIdCallingPolicyErrors, ThrowOnError>({
     security: [{ name: 'X-Tenant-Id', type: 'apiKey' }, { name: 'X-User-Id', type: 'apiKey' }],
@@ -638,6 +654,8 @@ export const getApiPhoneNumbersByIdCallingPolicy = <ThrowOnError extends boolean
 
 /**
  * Set the calling policy of a phone number (replaces it; omitted fields are cleared)
+ *
+ * 422 `unknown-process-calendar` when `callingCalendarKey` names no process calendar association of the tenant.
  */
 export const putApiPhoneNumbersByIdCallingPolicy = <ThrowOnError extends boolean = false>(options: Options<PutApiPhoneNumbersByIdCallingPolicyData, ThrowOnError>): RequestResult<PutApiPhoneNumbersByIdCallingPolicyResponses, PutApiPhoneNumbersByIdCallingPolicyErrors, ThrowOnError> => (options.client ?? client).put<PutApiPhoneNumbersByIdCallingPolicyResponses, PutApiPhoneNumbersByIdCallingPolicyErrors, ThrowOnError>({
     security: [{ name: 'X-Tenant-Id', type: 'apiKey' }, { name: 'X-User-Id', type: 'apiKey' }],
@@ -1365,6 +1383,8 @@ export const postApiSlaClocks = <ThrowOnError extends boolean = false>(options: 
 
 /**
  * Cancel a RUNNING or PAUSED clock (→ CANCELLED; the clock stays readable)
+ *
+ * 404 `sla-clock-not-found`; 409 `sla-clock-state-conflict` (with `state`) when the clock is finished.
  */
 export const deleteApiSlaClocksById = <ThrowOnError extends boolean = false>(options: Options<DeleteApiSlaClocksByIdData, ThrowOnError>): RequestResult<DeleteApiSlaClocksByIdResponses, DeleteApiSlaClocksByIdErrors, ThrowOnError> => (options.client ?? client).delete<DeleteApiSlaClocksByIdResponses, DeleteApiSlaClocksByIdErrors, ThrowOnError>({
     security: [
@@ -1378,6 +1398,8 @@ export const deleteApiSlaClocksById = <ThrowOnError extends boolean = false>(opt
 
 /**
  * One clock: state, due date, elapsed and remaining business minutes, warnings and history
+ *
+ * 404 `sla-clock-not-found` for an unknown clock or another tenant's.
  */
 export const getApiSlaClocksById = <ThrowOnError extends boolean = false>(options: Options<GetApiSlaClocksByIdData, ThrowOnError>): RequestResult<GetApiSlaClocksByIdResponses, GetApiSlaClocksByIdErrors, ThrowOnError> => (options.client ?? client).get<GetApiSlaClocksByIdResponses, GetApiSlaClocksByIdErrors, ThrowOnError>({
     security: [
@@ -1391,6 +1413,8 @@ export const getApiSlaClocksById = <ThrowOnError extends boolean = false>(option
 
 /**
  * Pause a RUNNING clock: paused time does not count (409 `sla-clock-state-conflict` otherwise)
+ *
+ * 404 `sla-clock-not-found`; 409 `sla-clock-state-conflict` (with `state`) when the clock is not in a state that allows the step.
  */
 export const postApiSlaClocksByIdPause = <ThrowOnError extends boolean = false>(options: Options<PostApiSlaClocksByIdPauseData, ThrowOnError>): RequestResult<PostApiSlaClocksByIdPauseResponses, PostApiSlaClocksByIdPauseErrors, ThrowOnError> => (options.client ?? client).post<PostApiSlaClocksByIdPauseResponses, PostApiSlaClocksByIdPauseErrors, ThrowOnError>({
     security: [
@@ -1404,6 +1428,8 @@ export const postApiSlaClocksByIdPause = <ThrowOnError extends boolean = false>(
 
 /**
  * Resume a PAUSED clock: the due date moves by the business time it was paused
+ *
+ * 404 `sla-clock-not-found`; 409 `sla-clock-state-conflict` (with `state`) when the clock is not in a state that allows the step.
  */
 export const postApiSlaClocksByIdResume = <ThrowOnError extends boolean = false>(options: Options<PostApiSlaClocksByIdResumeData, ThrowOnError>): RequestResult<PostApiSlaClocksByIdResumeResponses, PostApiSlaClocksByIdResumeErrors, ThrowOnError> => (options.client ?? client).post<PostApiSlaClocksByIdResumeResponses, PostApiSlaClocksByIdResumeErrors, ThrowOnError>({
     security: [
@@ -1417,6 +1443,8 @@ export const postApiSlaClocksByIdResume = <ThrowOnError extends boolean = false>
 
 /**
  * Stop the clock: MET before its due date; a BREACHED clock stays BREACHED
+ *
+ * 404 `sla-clock-not-found`; 409 `sla-clock-state-conflict` (with `state`) when the clock is not in a state that allows the step.
  */
 export const postApiSlaClocksByIdStop = <ThrowOnError extends boolean = false>(options: Options<PostApiSlaClocksByIdStopData, ThrowOnError>): RequestResult<PostApiSlaClocksByIdStopResponses, PostApiSlaClocksByIdStopErrors, ThrowOnError> => (options.client ?? client).post<PostApiSlaClocksByIdStopResponses, PostApiSlaClocksByIdStopErrors, ThrowOnError>({
     security: [

@@ -257,6 +257,31 @@ describe('SLA clock routes', () => {
     expect((await api.get(`${CLOCKS}/${done.id}`, t.asOwner)).json.calendarCode).toBe('SUP');
   });
 
+  it('hours and locations changing (added, removed) and the calendar edited each write a recompute signal for its live clocks', async () => {
+    await createStandardCalendar(ctx, t.asOwner, 'CHG');
+    expect((await api.post('/api/process-calendars', t.asOwner, { processDefinitionKey: 'changing', calendarCode: 'CHG' })).status).toBe(201);
+    now = new Date('2025-04-07T07:30:00Z');
+    const live = await started({ processCalendarKey: 'changing' });
+    const recomputes = async () =>
+      (await outboxOf(live.id)).filter((r) => r.verb === 'signal' && (r.signal_args as { reason: string }[])[0]!.reason === 'calendar-changed').length;
+    let seen = await recomputes();
+    expect(seen).toBe(0);
+    // Each change must raise the count; one that touches several rows may write more than one.
+    const changed = async (what: string, r: { status: number; text: string }, status: number) => {
+      expect(r.status, `${what}: ${r.text}`).toBe(status);
+      const count = await recomputes();
+      expect(count, what).toBeGreaterThan(seen);
+      seen = count;
+    };
+    const hours = await api.post('/api/business-calendars/CHG/locations/BER/business-hours', t.asOwner, { dayOfWeek: 6, startTime: '10:00', endTime: '12:00' });
+    await changed('hours added', hours, 201);
+    await changed('hours removed', await api.del(`/api/business-calendars/CHG/locations/BER/business-hours/${hours.json.id}`, t.asOwner), 204);
+    await changed('location added', await api.post('/api/business-calendars/CHG/locations', t.asOwner, { locationCode: 'LON', name: 'London', timezone: 'Europe/London' }), 201);
+    await changed('location removed', await api.del('/api/business-calendars/CHG/locations/LON', t.asOwner), 204);
+    await changed('calendar edited', await api.put('/api/business-calendars/CHG', t.asOwner, { name: 'Calendar CHG', businessDayMinutes: 420 }), 200);
+    await api.del(`${CLOCKS}/${live.id}`, t.asOwner);
+  });
+
   it('a calendar a live clock runs on cannot be deleted (409 calendar-in-use); once its clocks finished it can, and they go with it', async () => {
     await createStandardCalendar(ctx, t.asOwner, 'TEMP');
     await api.post('/api/process-calendars', t.asOwner, { processDefinitionKey: 'temp', calendarCode: 'TEMP' });

@@ -188,6 +188,21 @@ describe('phoneCall process on the real Temporal server', () => {
       expect(placed).toMatchObject({ status: 'FAILED', errorMessage: expect.stringContaining('Wallet balance too low') });
     });
 
+    it('a number on the do-not-call list fails the caller with a non-retryable number-on-do-not-call naming the REFUSED call; the provider is not asked', async () => {
+      const listed = '+14155550178';
+      expect((await api.put(`/api/phone/do-not-call/${encodeURIComponent(listed)}`, t.writer)).status).toBe(201);
+      const asked = ctx.standIn.requests.length;
+      const failure = await run({ tenantId: t.id, node: { ...node, inputs: { ...node.inputs, to: listed } }, variables }).catch((e: unknown) => e);
+      expect(failure).toBeInstanceOf(WorkflowFailedError);
+      let cause: unknown = (failure as WorkflowFailedError).cause;
+      while (cause instanceof Error && !(cause instanceof ApplicationFailure)) cause = cause.cause;
+      expect(cause).toBeInstanceOf(ApplicationFailure);
+      expect(cause).toMatchObject({ type: 'number-on-do-not-call', nonRetryable: true });
+      const { callId } = (cause as ApplicationFailure).details![0] as { callId: string };
+      expect(await readCall(ctx, callId)).toMatchObject({ status: 'REFUSED', customerNumber: listed, initiatedBy: expect.stringMatching(/^workflow:action-/), providerCallId: null });
+      expect(ctx.standIn.requests.slice(asked).filter((q) => q.route === 'POST /call')).toEqual([]);
+    });
+
     it.each([
       ['an unresolved placeholder', { ...node, inputs: { to: '${nobody}' } }, 'PhoneActionInvalid', 'unresolved placeholder ${nobody}'],
       ['an unknown node type', { ...node, type: 'sms' }, 'PhoneActionInvalid', 'not a phone action'],

@@ -1,10 +1,13 @@
 // Calling windows and redial on the real Temporal server against the provider stand-in: a call
 // asked for on a closed calendar is SCHEDULED (202) and placed when the window opens; a scheduled
-// call can be cancelled; no-answer twice then answered gives three linked records, one
-// PhoneCallEnded and one phone.call.ended webhook event.
+// call can be cancelled; a number's window applies too; a redial waits for the window; no-answer
+// twice then answered gives three linked records, one PhoneCallEnded and one phone.call.ended.
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPhoneActivities } from '../../../activities/phone';
 import { workflowIdFor } from '../../../db/outbox';
+import { phoneCalls } from '../../../db/schema';
+import { scheduleRedial } from '../../../services/phone/call-chain';
 import { phoneCallStateQuery, type PhoneCallProcessResult } from '../../../workflows/phone-call';
 import { endOfCallReport } from '../../stand-ins/vapi/messages';
 import { client } from '../../support/app';
@@ -107,6 +110,58 @@ describe('calling windows and redial (real Temporal server, outbox dispatcher)',
     expect((await api.post(`/api/phone-calls/${there.json.id}/cancel`, t.writer)).status).toBe(200);
   });
 
+  it("a phone number's calling window applies to its calls; the assistant's wins over it", async () => {
+    const isoToday = ((new Date().getUTCDay() + 6) % 7) + 1;
+    const later = ((isoToday + 1) % 7) + 1;
+    const opening = new Date(Math.floor(Date.now() / 86_400_000) * 86_400_000 + 2 * 86_400_000);
+    await createCallingCalendar(ctx, t, { code: 'LINE', key: 'line-calls', opensAt: new Date(0), days: [later] });
+    await createCallingCalendar(ctx, t, { code: 'ANYTIME', key: 'anytime-calls', opensAt: new Date(0) });
+    const line = await provisionNumber(ctx, t.writer);
+    expect((await api.put(`/api/phone-numbers/${line.id}/calling-policy`, t.writer, { callingCalendarKey: 'line-calls' })).status).toBe(200);
+    expect((await api.put('/api/phone/assistants/asst-anytime/calling-policy', t.writer, { callingCalendarKey: 'anytime-calls' })).status).toBe(200);
+
+    const byLine = await api.post('/api/phone-calls', t.writer, { customerNumber: '+14155550169', assistantId: 'asst-plain', phoneNumberId: line.providerNumberId });
+    expect(byLine.status, byLine.text).toBe(202);
+    expect(byLine.json).toMatchObject({ status: 'SCHEDULED', scheduledFor: opening.toISOString(), callingCalendarKey: 'line-calls' });
+    const byAssistant = await api.post('/api/phone-calls', t.writer, { customerNumber: '+14155550170', assistantId: 'asst-anytime', phoneNumberId: line.providerNumberId });
+    expect(byAssistant.status, byAssistant.text).toBe(201);
+    expect(byAssistant.json).toMatchObject({ status: 'RINGING', callingCalendarKey: 'anytime-calls' });
+    expect(dialsOf('+14155550169')).toEqual([]);
+    await eventually(() => handleOf(byLine.json.id).query(phoneCallStateQuery).catch(() => null), (s) => s?.phase === 'scheduled');
+    expect((await api.post(`/api/phone-calls/${byLine.json.id}/cancel`, t.writer)).status).toBe(200);
+  });
+
+  it("a redial whose backoff ends while the calling window is closed is scheduled at the window's next opening, as the chain's next attempt", async () => {
+    // A calendar open only the day after tomorrow (UTC): the five-minute backoff ends while it is closed.
+    const isoToday = ((new Date().getUTCDay() + 6) % 7) + 1;
+    const later = ((isoToday + 1) % 7) + 1;
+    const opening = new Date(Math.floor(Date.now() / 86_400_000) * 86_400_000 + 2 * 86_400_000);
+    await createCallingCalendar(ctx, t, { code: 'REDIALS', key: 'redial-window', opensAt: new Date(0), days: [later] });
+    // The first attempt, ended unanswered (written directly: its own placement is not what is tested).
+    const id = randomUUID();
+    await ctx.db.db.insert(phoneCalls).values({
+      id,
+      tenantId: t.id,
+      direction: 'OUTBOUND',
+      status: 'ENDED',
+      endedReason: 'customer-did-not-answer',
+      providerCallId: `call-${id}`,
+      phoneNumberId: 'pn-seeded',
+      assistantId: 'asst-seeded',
+      customerNumber: '+14155550168',
+      businessKey: id,
+      initiatedBy: 'test',
+      callingCalendarKey: 'redial-window',
+      redial: { maxAttempts: 2, backoffMinutes: 5, on: ['no-answer'] },
+    });
+    const next = await scheduleRedial(ctx.db.db, { tenantId: t.id, callId: id });
+    expect(next).toMatchObject({ attempt: 2, scheduledFor: opening.getTime() });
+    expect(await readCall(ctx, next!.callId)).toMatchObject({ status: 'SCHEDULED', firstCallId: id, attempt: 2, businessKey: id, callingCalendarKey: 'redial-window' });
+    // A retried step finds the attempt it wrote.
+    expect((await scheduleRedial(ctx.db.db, { tenantId: t.id, callId: id }))!.callId).toBe(next!.callId);
+    expect(dialsOf('+14155550168')).toEqual([]);
+  });
+
   it('no-answer twice then answered: three linked records, one PhoneCallEnded, one phone.call.ended', async () => {
     const customer = '+14155550163';
     await ctx.db.sql`insert into webhook_endpoints (tenant_id, url, event_types, created_by) values (${t.id}, 'https://hooks.example.test/phone', ${['phone.call.ended']}, 'test')`;
@@ -125,7 +180,7 @@ describe('calling windows and redial (real Temporal server, outbox dispatcher)',
     await postWebhook(ctx, endOfCallReport({ callId: first.providerCallId, endedReason: 'customer-did-not-answer' }));
     const second = await attemptRinging(2);
     expect(second.first_call_id).toBe(first.id);
-    await postWebhook(ctx, endOfCallReport({ callId: second.provider_call_id, endedReason: 'customer-busy' }));
+    await postWebhook(ctx, endOfCallReport({ callId: second.provider_call_id, endedReason: 'customer-did-not-answer' }));
     const third = await attemptRinging(3);
     await postWebhook(ctx, endOfCallReport({ callId: third.provider_call_id, endedReason: 'customer-ended-call', transcript: 'hello' }));
 
@@ -135,7 +190,7 @@ describe('calling windows and redial (real Temporal server, outbox dispatcher)',
     const chain = await ctx.db.sql`select id, attempt, status, ended_reason, first_call_id, process_status from phone_calls where business_key = ${first.id} order by attempt`;
     expect(chain.map((c) => [c.attempt, c.status, c.ended_reason, c.first_call_id, c.process_status])).toEqual([
       [1, 'ENDED', 'customer-did-not-answer', null, 'CLOSED'],
-      [2, 'ENDED', 'customer-busy', first.id, 'CLOSED'],
+      [2, 'ENDED', 'customer-did-not-answer', first.id, 'CLOSED'],
       [3, 'ENDED', 'customer-ended-call', first.id, 'CLOSED'],
     ]);
     const signals = await ctx.db.sql`select signal_name, signal_args from outbox where business_key = ${first.id} and verb = 'signal' order by seq`;
