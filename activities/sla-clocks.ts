@@ -1,7 +1,11 @@
+import { Context } from '@temporalio/activity';
 import type { SlaClockProgress } from '../domain/calendar/sla-clock-process';
-import { advanceSlaClock } from '../services/calendars/sla-clocks';
+import { advanceSlaClock, startSlaClock, type SlaClockStart } from '../services/calendars/sla-clocks';
 import type { ActivityDeps, CoreActivityDeps } from './deps';
 import { toActivityFailure } from './failures';
+
+/** The clock a workflow starts: the route's body plus the tenant (the workflow acts for it). */
+export type StartSlaClockInput = Omit<SlaClockStart, 'actor'>;
 
 export function createSlaClockActivities({ db, compiledCalendars }: CoreActivityDeps & Pick<ActivityDeps, 'compiledCalendars'>) {
   return {
@@ -13,6 +17,27 @@ export function createSlaClockActivities({ db, compiledCalendars }: CoreActivity
     async advanceSlaClock(input: { tenantId: string; clockId: string; reachedAt: string }): Promise<SlaClockProgress> {
       try {
         return await advanceSlaClock({ db, compiledCalendars }, input);
+      } catch (err) {
+        throw toActivityFailure(err);
+      }
+    },
+
+    /**
+     * Starts a clock for the calling workflow, which hears its warnings, breach and met as
+     * `SlaClockEvent` signals (awaitSlaClockEvent). The route's errors, as non-retryable failures
+     * typed with their codes. Idempotent per activity: a retry finds the clock its first attempt
+     * started.
+     */
+    async startSlaClock(input: StartSlaClockInput): Promise<{ clockId: string; dueAt: string | null }> {
+      const { info } = Context.current();
+      const { workflowId, runId } = info.workflowExecution!;
+      try {
+        const { row } = await startSlaClock(
+          { db, compiledCalendars },
+          { ...input, actor: `workflow:${workflowId}` },
+          { waitingWorkflowId: workflowId, startKey: `${workflowId}:${runId}:${info.activityId}` },
+        );
+        return { clockId: row.id, dueAt: row.dueAt?.toISOString() ?? null };
       } catch (err) {
         throw toActivityFailure(err);
       }

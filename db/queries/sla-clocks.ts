@@ -54,6 +54,15 @@ export async function insertSlaClock(db: DbOrTx, { values }: { values: SlaClockV
   return rows[0]!;
 }
 
+/** The clock a workflow's activity started with this key (see startSlaClock); null when none. */
+export async function findSlaClockIdByStartKey(db: DbOrTx, { tenantId, startKey }: { tenantId: string; startKey: string }): Promise<string | null> {
+  const rows = await db
+    .select({ id: slaClocks.id })
+    .from(slaClocks)
+    .where(and(eq(slaClocks.tenantId, tenantId), eq(slaClocks.startKey, startKey)));
+  return rows[0]?.id ?? null;
+}
+
 /** The clock, locked for this transaction; null when the tenant has no such clock. */
 export async function lockSlaClock(db: DbOrTx, { tenantId, id }: { tenantId: string; id: string }): Promise<SlaClockRow | null> {
   const rows = await db

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, check, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { SLA_CLOCK_STATES } from '../../domain/calendar/sla-clock-process';
 import { tenants } from './access';
 import { businessCalendars, processCalendarAssociations } from './calendars';
@@ -24,7 +24,9 @@ const timestamptz = (name: string) => timestamp(name, { withTimezone: true });
  * calendar while the clock runs. `runs` are the spans it ran in (a pause closes one, a resume opens
  * the next); `rules_version` is the calendar version its due date was last computed at. Triggers
  * signal every live clock's process when its calendar changes, and refuse to delete a calendar a
- * live clock runs on.
+ * live clock runs on. `waitingWorkflowId` (migration 0031): the workflow that started the clock
+ * through the `startSlaClock` activity and hears its warnings, breach and met; never set by a
+ * tenant's request. `startKey` makes a retried activity find its first clock.
  */
 export const slaClocks = pgTable(
   'sla_clocks',
@@ -56,8 +58,11 @@ export const slaClocks = pgTable(
     createdBy: text('created_by').notNull(),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
     updatedAt: timestamptz('updated_at').notNull().defaultNow(),
+    waitingWorkflowId: text('waiting_workflow_id'),
+    startKey: text('start_key'),
   },
   (t) => [
+    uniqueIndex('sla_clocks_start_key_idx').on(t.tenantId, t.startKey),
     index('sla_clocks_tenant_created_idx').on(t.tenantId, t.createdAt, t.id),
     index('sla_clocks_subject_idx').on(t.tenantId, t.subjectKind, t.subjectId, t.createdAt),
     index('sla_clocks_live_calendar_idx').on(t.calendarId).where(sql`${t.state} in ('RUNNING', 'PAUSED')`),

@@ -14,10 +14,12 @@ export const HISTORIES_DIR = fileURLToPath(new URL('./histories/', import.meta.u
 /**
  * The bundle each recorded workflow type replays against: the platform's own (workflowsPath, as
  * the worker loads it) unless the type only exists in a test bundle. outboundSender stands for
- * a business process that sends an outbound form: its waiting is the platform's awaitFormSubmitted.
+ * a business process that sends an outbound form: its waiting is the platform's awaitFormSubmitted;
+ * slaClockWaiter for one that starts an SLA clock and waits with awaitSlaClockEvent.
  */
 export const BUNDLES: Record<string, string> = {
   outboundSender: fileURLToPath(new URL('../support/workflows/outbound-sender.ts', import.meta.url)),
+  slaClockWaiter: fileURLToPath(new URL('../support/workflows/sla-clock-waiter.ts', import.meta.url)),
 };
 export const bundleOf = (workflowType: string) => BUNDLES[workflowType] ?? workflowsPath;
 
@@ -48,6 +50,8 @@ export const REQUIRED_PATHS = [
   'slaDueDate/calendar-not-found',
   'slaClock/breached-after-warnings',
   'slaClock/paused-resumed-cancelled',
+  'slaClockWaiter/warned-then-breached',
+  'slaClockWaiter/heard-before-waiting',
   'grantExpiry/revoked',
   'grantExpiry/superseded',
   'accessRequestExpirySweep/batches',

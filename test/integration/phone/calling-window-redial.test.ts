@@ -16,6 +16,18 @@ import { createCallingCalendar, postWebhook, provisionNumber, readCall, seedPhon
 import { startTestWorker, testDispatcher, type TestWorker } from '../../support/temporal';
 
 const MINUTE = 60_000;
+const DAY = 86_400_000;
+const isoWeekday = (d: Date) => ((d.getUTCDay() + 6) % 7) + 1;
+/**
+ * The UTC day after tomorrow, its midnight and its ISO weekday from one reading of the clock (two
+ * readings could fall on either side of midnight). A calendar open on that weekday only still next
+ * opens at that midnight when the run crosses midnight before the call is asked for: the day is
+ * then tomorrow, the instant the same.
+ */
+const dayAfterTomorrow = () => {
+  const opening = new Date(Math.floor(Date.now() / DAY) * DAY + 2 * DAY);
+  return { opening, weekday: isoWeekday(opening) };
+};
 
 describe('calling windows and redial (real Temporal server, outbox dispatcher)', () => {
   const ctx = usePhoneApp();
@@ -32,9 +44,13 @@ describe('calling windows and redial (real Temporal server, outbox dispatcher)',
     t = await seedPhoneTenant(ctx);
     const numberId = (await provisionNumber(ctx, t.writer)).providerNumberId;
     await api.put('/api/phone-settings', t.writer, { defaultAssistantId: 'asst-open', defaultPhoneNumberId: numberId });
-    // The window opens at the next whole minute but one: between one and two minutes from now.
+    // The window opens at the next whole minute but one (between one and two minutes from now) and
+    // runs to the end of the day after: that minute's weekday and the next only, so a window opening
+    // at midnight is not open now, and one opening just before midnight stays open past it.
     opensAt = new Date(Math.floor(Date.now() / MINUTE) * MINUTE + 2 * MINUTE);
-    await createCallingCalendar(ctx, t, { code: 'CALLS', key: 'outbound-calls', opensAt });
+    await createCallingCalendar(ctx, t, { code: 'CALLS', key: 'outbound-calls', opensAt, days: [isoWeekday(opensAt)] });
+    const dayAfter = { dayOfWeek: isoWeekday(new Date(opensAt.getTime() + DAY)), startTime: '00:00', endTime: '24:00' };
+    expect((await api.post('/api/business-calendars/CALLS/locations/UTC/business-hours', t.asOwner, dayAfter)).status).toBe(201);
     expect((await api.put('/api/phone/assistants/asst-windowed/calling-policy', t.writer, { callingCalendarKey: 'outbound-calls' })).status).toBe(200);
   });
   afterAll(async () => {
@@ -65,8 +81,7 @@ describe('calling windows and redial (real Temporal server, outbox dispatcher)',
   it('a scheduled call cancelled: CANCELLED, its process ends, nobody dialled; cancelling again is 409', async () => {
     const customer = '+14155550162';
     // A calendar open only the day after tomorrow: the call waits long enough to be cancelled.
-    const isoToday = ((new Date().getUTCDay() + 6) % 7) + 1;
-    const later = ((isoToday + 1) % 7) + 1;
+    const later = dayAfterTomorrow().weekday;
     await createCallingCalendar(ctx, t, { code: 'LATER', key: 'later-calls', opensAt: new Date(0), days: [later] });
     expect((await api.put('/api/phone/assistants/asst-later/calling-policy', t.writer, { callingCalendarKey: 'later-calls' })).status).toBe(200);
     const r = await api.post('/api/phone-calls', t.writer, { customerNumber: customer, assistantId: 'asst-later' });
@@ -83,9 +98,7 @@ describe('calling windows and redial (real Temporal server, outbox dispatcher)',
 
   it("the callee's location: its hours alone are the window (SCHEDULED for its opening while another location is open); an unknown location is 422", async () => {
     // One calendar, two locations: HERE open around the clock, THERE only the day after tomorrow.
-    const isoToday = ((new Date().getUTCDay() + 6) % 7) + 1;
-    const later = ((isoToday + 1) % 7) + 1;
-    const thereOpens = new Date(Math.floor(Date.now() / 86_400_000) * 86_400_000 + 2 * 86_400_000);
+    const { opening: thereOpens, weekday: later } = dayAfterTomorrow();
     await createCallingCalendar(ctx, t, { code: 'REGIONS', key: 'regional-calls', opensAt: new Date(0) });
     expect((await api.post('/api/business-calendars/REGIONS/locations', t.asOwner, { locationCode: 'THERE', name: 'There', timezone: 'UTC' })).status).toBe(201);
     const hours = await api.post('/api/business-calendars/REGIONS/locations/THERE/business-hours', t.asOwner, { dayOfWeek: later, startTime: '00:00', endTime: '24:00' });
@@ -111,9 +124,7 @@ describe('calling windows and redial (real Temporal server, outbox dispatcher)',
   });
 
   it("a phone number's calling window applies to its calls; the assistant's wins over it", async () => {
-    const isoToday = ((new Date().getUTCDay() + 6) % 7) + 1;
-    const later = ((isoToday + 1) % 7) + 1;
-    const opening = new Date(Math.floor(Date.now() / 86_400_000) * 86_400_000 + 2 * 86_400_000);
+    const { opening, weekday: later } = dayAfterTomorrow();
     await createCallingCalendar(ctx, t, { code: 'LINE', key: 'line-calls', opensAt: new Date(0), days: [later] });
     await createCallingCalendar(ctx, t, { code: 'ANYTIME', key: 'anytime-calls', opensAt: new Date(0) });
     const line = await provisionNumber(ctx, t.writer);
@@ -133,9 +144,7 @@ describe('calling windows and redial (real Temporal server, outbox dispatcher)',
 
   it("a redial whose backoff ends while the calling window is closed is scheduled at the window's next opening, as the chain's next attempt", async () => {
     // A calendar open only the day after tomorrow (UTC): the five-minute backoff ends while it is closed.
-    const isoToday = ((new Date().getUTCDay() + 6) % 7) + 1;
-    const later = ((isoToday + 1) % 7) + 1;
-    const opening = new Date(Math.floor(Date.now() / 86_400_000) * 86_400_000 + 2 * 86_400_000);
+    const { opening, weekday: later } = dayAfterTomorrow();
     await createCallingCalendar(ctx, t, { code: 'REDIALS', key: 'redial-window', opensAt: new Date(0), days: [later] });
     // The first attempt, ended unanswered (written directly: its own placement is not what is tested).
     const id = randomUUID();
