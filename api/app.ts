@@ -17,6 +17,7 @@ import { renderRoutes } from './forms/render-routes';
 import type { AppEnv } from './env';
 import { healthRoutes } from './health/routes';
 import { invalidateAccessCacheAfterWrite } from './middleware/access-cache-invalidation';
+import { MemoRouter } from './memo-router';
 import { onError, onNotFound } from './middleware/errors';
 import { phoneRoutes } from './phone/routes';
 import { signatureRoutes } from './signatures/routes';
@@ -28,14 +29,14 @@ import { webRoutes } from '../web/routes';
 
 /** The only place routes are mounted. */
 export function createApp(deps: AppDeps) {
-  const app = new OpenAPIHono<AppEnv>();
+  const app = new OpenAPIHono<AppEnv>({ router: new MemoRouter() });
   // Outermost, so the request's id, span and figures cover everything below, log lines included.
   app.use('*', requestContext(deps));
   app.onError(onError);
   app.notFound(onNotFound);
-  app.use('/api/*', invalidateAccessCacheAfterWrite);
   app.use('/api/public/*', publicNoStore);
-  app.use('*', appBodyBound());
+  // One layer: the access-cache invalidation after an access write around the body bound.
+  app.use('*', invalidateAccessCacheAfterWrite(appBodyBound()));
 
   app.route('/', healthRoutes());
   app.route('/', catalogRoutes());

@@ -4,6 +4,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { matchedRoutes } from 'hono/route';
 import { AppError } from '../domain/errors';
 import type { AppEnv } from './env';
+import { requestHeader } from './middleware/request-header';
 
 /** Parses and validates a JSON text, answering 400 problems like the route validators do. */
 export function parseJsonBody<T extends z.ZodType>(text: string, schema: T): z.output<T> {
@@ -60,11 +61,13 @@ export function boundedBody(maxBytes: number | ((c: Context<AppEnv>) => number),
  */
 export function appBodyBound(): MiddlewareHandler<AppEnv> {
   const bound = boundedBody((c) => c.get('deps').settings['http.max-body-bytes'], 'Request bodies');
-  return async (c, next) => {
+  return (c, next) => {
+    // The method first, from Node's headers next: a read needs neither a WHATWG Headers copy of
+    // its headers nor the list of matched routes (request-header.ts).
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
     // Decided from headers alone: touching `c.req.raw.body` makes the Node adapter wrap the socket
     // in a web stream, and a multipart upload read from the socket itself would then miss its data.
-    if (c.req.header('content-type')?.toLowerCase().startsWith('multipart/form-data')) return next();
-    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
+    if (requestHeader(c, 'content-type')?.toLowerCase().startsWith('multipart/form-data')) return next();
     if (matchedRoutes(c).some((r) => ownBounds.has(r.handler))) return next();
     return bound(c, next);
   };

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { Logger } from 'pino';
@@ -7,7 +6,9 @@ import { activeTracing } from '../../integrations/tracing/tracing';
 import type { AppDeps } from '../deps';
 import type { AppEnv } from '../env';
 import { pathForLog } from './log-path';
-import { requestHeader, setAnswerHeader } from './request-header';
+import { requestHeader } from './request-header';
+import { answerWithRequestId, newRequestId } from './request-id';
+import { lazyChildren } from './request-logger';
 import { routeTemplate } from './route-template';
 import { requestLogBindings, runTraced, startRequestSpan } from './tracing';
 
@@ -19,21 +20,23 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
  * same layer counts and times the request (when `metrics.port` is set) and runs it in its trace
  * span (when tracing is on): one middleware instead of three, because on a cached read each extra
  * layer is a measurable part of the request (bench/access.bench.ts). For the same reason an
- * untraced request creates no closure here (each costs a name under tsx, about 0.7 µs).
+ * untraced request creates no closure here (each costs a name under tsx, about 0.7 µs), and its
+ * child logger is built only if something logs (request-logger.ts).
  */
 export const requestContext = (deps: AppDeps) => {
   const metered = deps.settings['metrics.port'] !== 0;
   const tracing = activeTracing();
+  const requestLog = lazyChildren(deps.logger);
   return createMiddleware<AppEnv>((c, next) => {
     const given = requestHeader(c, 'x-request-id');
-    const requestId = given && REQUEST_ID.test(given) ? given : randomUUID();
+    const requestId = given && REQUEST_ID.test(given) ? given : newRequestId();
     c.set('deps', deps);
     c.set('requestId', requestId);
-    setAnswerHeader(c, 'X-Request-Id', requestId);
+    answerWithRequestId(c, requestId);
     const started = performance.now();
     const traced = tracing ? startRequestSpan(c, tracing.rootRatio) : undefined;
     const spanIds = requestLogBindings(traced);
-    const log = deps.logger.child(spanIds ? { requestId, ...spanIds } : { requestId });
+    const log = requestLog(spanIds ? { requestId, ...spanIds } : { requestId });
     c.set('log', log);
     if (!traced) return answer(c, next, log, started, metered);
     return runTraced(c, traced, () => answer(c, next, log, started, metered));

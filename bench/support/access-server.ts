@@ -1,7 +1,8 @@
 // One API node for the access benches, in its own process so each configuration has its own
 // event loop and globals (OpenTelemetry's context manager is process-wide).
 // argv: off | metrics | tracing (tracing: metrics too). Env: BENCH_DATABASE_URL,
-// BENCH_OTLP_ENDPOINT (tracing). Prints `{"port":N}` once listening; exits when stdin closes.
+// BENCH_OTLP_ENDPOINT (tracing). Prints `{"port":N,"metricsPort":M}` once listening (M is 0 when
+// metrics are off); exits when stdin closes.
 //
 // Serves, side by side on one port and one event loop:
 // - `/bench/bare`: a bare Hono route answering the same kind of JSON (the baseline);
@@ -39,7 +40,7 @@ const fetch = (req: Request, env: unknown) => {
 };
 const server = serve({ fetch, port: 0, hostname: '127.0.0.1' });
 await new Promise((r) => server.once('listening', r));
-process.stdout.write(`${JSON.stringify({ port: (server.address() as AddressInfo).port })}\n`);
+process.stdout.write(`${JSON.stringify({ port: (server.address() as AddressInfo).port, metricsPort: settings['metrics.port'] })}\n`);
 process.stdin.resume();
 process.stdin.on('end', async () => {
   server.close();
