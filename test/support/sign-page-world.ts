@@ -13,7 +13,7 @@ import { launchChromium } from './browser';
 import { CAMPAIGNS, publishedDefinition, seedSignaturesTenant, SIGN_BASE, useCeremonyApp } from './ceremony';
 import { documentRow } from './documents';
 import { newAddress } from './outbound';
-import { openSigningPage } from './sign-browser';
+import { ceremonyReady, openSigningPage } from './sign-browser';
 
 /** The buyer signs first (six fields over two pages), the seller second; the seller's field is never shown to the buyer. */
 const field = (id: string, signerId: string, type: string, page: number, [x, y, w, h]: number[]) => ({ id, signerId, type, page, x, y, w, h });
@@ -79,7 +79,6 @@ export function useSignPageWorld() {
   }
 
   const openPage = (token: string, options: BrowserContextOptions = {}) => openSigningPage(browser, `${base()}/sign/${token}`, options);
-  const ceremonyReady = (page: Page) => page.locator('.field-box').first().waitFor();
 
   /** Clicks Finish and answers the signature request the browser sent. */
   async function finishAndCapture(page: Page): Promise<Request> {

@@ -16,7 +16,7 @@ import { waitForMail } from '../../support/mail';
 import { newAddress } from '../../support/outbound';
 import { PNG_SIGNATURE } from '../../support/png';
 import { checkSealed, expectValidSeal, pdfText } from '../../support/seal';
-import { drawOn, openSigningPage } from '../../support/sign-browser';
+import { ceremonyReady, drawOn, openSigningPage } from '../../support/sign-browser';
 
 const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true };
 
@@ -71,7 +71,7 @@ describe('a sequential two-signer ceremony in Chromium, through the real API, en
     expect(invitation!.text).toContain(`/sign/${token('employee')}`);
     const employee = await openAs(token('employee'));
     expect(employee.status).toBe(200);
-    await employee.page.locator('.field-box').first().waitFor();
+    await ceremonyReady(employee.page);
     expect(await employee.page.locator('#signer').textContent()).toBe('Signing as: Eva Employee (Employee)');
     expect(await employee.page.locator('#routing').textContent()).toContain('step 1 of 2');
     expect(await employee.page.locator('#variables').textContent()).toContain('52,000 EUR');
@@ -92,7 +92,7 @@ describe('a sequential two-signer ceremony in Chromium, through the real API, en
 
     const manager = await openAs(token('manager'), PHONE);
     expect(manager.status).toBe(200);
-    await manager.page.locator('.field-box').first().waitFor();
+    await ceremonyReady(manager.page);
     expect(await manager.page.locator('#routing').textContent()).toContain('step 2 of 2');
     expect(await manager.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await manager.page.getByLabel('Type', { exact: true }).check();

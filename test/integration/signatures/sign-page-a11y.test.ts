@@ -16,6 +16,7 @@ import { CAMPAIGNS, ceremonySchema, eventually, openCampaignWorld, publishedDefi
 import { expectNoSeriousAxe, focusVisible, openHostedPage, tabTo, VIEWPORTS } from '../../support/embed-forms';
 import { codeIn, waitForMail } from '../../support/mail';
 import { newAddress } from '../../support/outbound';
+import { ceremonyReady } from '../../support/sign-browser';
 
 describe('hosted signing page: axe in every state at both sizes, opening, targets, zoom, text, keyboard', () => {
   const ctx = useCeremonyApp({ 'forms.rate-limit.recipient-per-ip-per-minute': 100_000 });
@@ -54,7 +55,6 @@ describe('hosted signing page: axe in every state at both sizes, opening, target
     return { id: r.json.id as string, people, token };
   }
 
-  const ready = (page: Page) => page.locator('.field-box').first().waitFor();
 
   /** The manager signs through the API once armed; the campaign is then sealed by the ceremony. */
   async function sealAfterManager(c: Awaited<ReturnType<typeof campaign>>) {
@@ -89,7 +89,7 @@ describe('hosted signing page: axe in every state at both sizes, opening, target
 
       const c = await campaign();
       const { page, errors, close } = await openHostedPage(browser, url(c.token('employee')), viewport);
-      await ready(page);
+      await ceremonyReady(page);
       await expectNoSeriousAxe(page, 'ceremony at its top');
       await page.locator('#next-field').click();
       await page.locator('.field-box.current').waitFor();
@@ -125,7 +125,7 @@ describe('hosted signing page: axe in every state at both sizes, opening, target
     it(`${name}: opens at its top with the signer, the order and the first field one tap away; a small step bar; 24 px targets`, async () => {
       const c = await campaign();
       const { page, close } = await openHostedPage(browser, url(c.token('employee')), viewport);
-      await ready(page);
+      await ceremonyReady(page);
       expect(await page.evaluate(() => window.scrollY)).toBe(0);
       expect(await page.evaluate(() => document.activeElement?.id)).toBe('page-title');
       const inView = await page.evaluate(() =>
@@ -186,7 +186,7 @@ describe('hosted signing page: axe in every state at both sizes, opening, target
       if (/^\/hosted\/pdfjs\/\d/.test(path)) assets.push({ path, status: r.status() });
     });
     await page.goto(url(c.token('employee')));
-    await ready(page);
+    await ceremonyReady(page);
     expect(await page.locator('.page-text').allTextContents()).toEqual(['Page 1', 'Page 2']);
     expect(await page.locator('.page canvas').first().getAttribute('aria-hidden')).toBe('true');
     expect(assets.every((a) => a.status === 200), JSON.stringify(assets)).toBe(true);
@@ -241,7 +241,7 @@ describe('hosted signing page: axe in every state at both sizes, opening, target
   it('a keyboard alone completes the signing, focus visible at every stop', async () => {
     const c = await campaign();
     const { page, errors, close } = await openHostedPage(browser, url(c.token('employee')));
-    await ready(page);
+    await ceremonyReady(page);
     await tabTo(page, '#next-field');
     expect(await focusVisible(page)).toBe(true);
     await page.keyboard.press('Enter');

@@ -179,35 +179,43 @@ async function ceremony(session: Session) {
   function refreshBoxes() {
     for (const field of fields) {
       const box = boxes.get(field.id);
-      if (!box) continue;
-      const mark = field.type === 'SIGNATURE' ? signature : field.type === 'INITIALS' ? initials : null;
-      const preview = mark?.preview() ?? null;
-      const text = field.type === 'TEXT' ? textInputs.get(field.id)!.value.trim() : '';
-      const drawn = markOf(box);
-      drawn.replaceChildren();
-      if (preview?.image) {
-        const img = document.createElement('img');
-        img.src = preview.image;
-        img.alt = '';
-        drawn.append(img);
-      } else {
-        drawn.append(preview?.text ?? (text || boxText(field)));
-      }
-      box.classList.toggle('done', !!preview || text.length > 0);
-      // The name starts with what the box shows (WCAG 2.5.3, label in name), then what it is.
-      const shown = drawn.textContent?.trim();
-      box.setAttribute('aria-label', `${shown ? `${shown}: ` : ''}${TYPE_NAMES[field.type].toLowerCase()} field on page ${field.page}`);
+      if (box) refreshBox(field, box);
     }
   }
 
+  function refreshBox(field: SignField, box: HTMLButtonElement) {
+    const mark = field.type === 'SIGNATURE' ? signature : field.type === 'INITIALS' ? initials : null;
+    const preview = mark?.preview() ?? null;
+    const text = field.type === 'TEXT' ? textInputs.get(field.id)!.value.trim() : '';
+    const drawn = markOf(box);
+    drawn.replaceChildren();
+    if (preview?.image) {
+      const img = document.createElement('img');
+      img.src = preview.image;
+      img.alt = '';
+      drawn.append(img);
+    } else {
+      drawn.append(preview?.text ?? (text || boxText(field)));
+    }
+    box.classList.toggle('done', !!preview || text.length > 0);
+    // The name starts with what the box shows (WCAG 2.5.3, label in name), then what it is.
+    const shown = drawn.textContent?.trim();
+    box.setAttribute('aria-label', `${shown ? `${shown}: ` : ''}${TYPE_NAMES[field.type].toLowerCase()} field on page ${field.page}`);
+  }
+
+  // Busy while pages are drawn (a box is named from its first moment: a screen reader, or a test,
+  // may meet it before the last page is drawn); done once every box is named and the walk is set.
+  $('pages').setAttribute('aria-busy', 'true');
   try {
     const rendered = await renderPages($('pages'), session.pdfBase64, page, fields, (field, box) => {
       if (READ_ONLY.has(field.type)) box.classList.add('readonly');
+      refreshBox(field, box);
     });
     boxes = rendered.boxes;
     zoomControls($('pages'), rendered.redraw);
   } catch {
     // Nobody signs what they could not see: no ceremony without the pages.
+    $('pages').removeAttribute('aria-busy');
     $('loading').textContent = 'The document could not be displayed in this browser. Reload the page, or open the link in another browser.';
     return show('loading', $('loading'));
   }
@@ -253,6 +261,7 @@ async function ceremony(session: Session) {
     $('step-status').textContent = 'You have no fields to fill in on this document: review it, then agree and finish.';
     $('next-field').hidden = $('prev-field').hidden = true;
   }
+  $('pages').removeAttribute('aria-busy');
 
   $('finish').addEventListener('click', () => finish({ signature: has('SIGNATURE') ? signature : null, initials: has('INITIALS') ? initials : null, textInputs }));
 }
