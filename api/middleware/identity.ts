@@ -121,32 +121,21 @@ export const tenantIdentity = accepts(
   ['TenantId'],
 );
 
-function assertMember(c: Context<AppEnv>) {
+/** Only members themselves (operators who are not members have no personal access here), then the rest. */
+function memberThenNext(c: Context<AppEnv>, next: () => Promise<void>) {
   if (!c.get('caller').isMember) throw forbidden('not-a-member', 'Caller is not a member of this tenant');
+  return next();
 }
 
-/** Only members themselves (operators who are not members have no personal access here). */
-export const memberOnly = createMiddleware<AppEnv>((c, next) => {
-  assertMember(c);
-  return next();
-});
-
 /**
- * `userIdentity`, `tenantIdentity` and `memberOnly` in one layer, in that order: what a route
- * of the caller's own (`asMember`) needs, without two more layers of Hono's compose a request.
+ * `userIdentity`, `tenantIdentity` and the membership check in one layer, in that order: what a
+ * route of the caller's own (`asMember`) needs, without two more layers of Hono's compose a request.
  */
 export const memberIdentity = accepts(
   createMiddleware<AppEnv>((c, next) => {
     const user = establishRequestUser(c);
     const caller = user ? user.then(() => establishCaller(c)) : establishCaller(c);
-    if (!caller) {
-      assertMember(c);
-      return next();
-    }
-    return caller.then(() => {
-      assertMember(c);
-      return next();
-    });
+    return caller ? caller.then(() => memberThenNext(c, next)) : memberThenNext(c, next);
   }),
   ['UserId', 'TenantId'],
 );
