@@ -3,9 +3,9 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import net from 'node:net';
 import path from 'node:path';
 import { createClamdClient } from '../../integrations/clamav/clamd-client';
+import { getFreePort } from '../../workers/embedded/child-process';
 
 /**
  * Bytes the test signature matches anywhere in a file. Random-looking so no
@@ -53,7 +53,7 @@ export async function startClamd(options: StartClamdOptions): Promise<RunningCla
   // The port is picked before clamd binds it; retry if another process won the race.
   let lastError: unknown;
   for (let attempt = 0; attempt < 3; attempt++) {
-    const port = await freePort();
+    const port = await getFreePort();
     const limits = clamdLimits(maxBytes);
     const configFile = path.join(dir, 'clamd.conf');
     const logFile = path.join(dir, 'clamd.log');
@@ -213,18 +213,6 @@ async function launch(
 function findBinary(name: string, candidates: string[]): string {
   // /usr/sbin is often missing from a non-root PATH.
   return candidates.find((p) => existsSync(p)) ?? name;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => (port ? resolve(port) : reject(new Error('no free port'))));
-    });
-  });
 }
 
 function run(command: string, args: string[], input: Uint8Array): Promise<string> {

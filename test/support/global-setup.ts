@@ -29,7 +29,7 @@ export default async function setup(project: TestProject) {
   const stops: Array<() => Promise<void>> = [];
   const log = (m: string) => process.stderr.write(`[test-servers] ${m}\n`);
 
-  const [pgUrl, temporalAddress, s3] = await Promise.all([
+  const started = await Promise.allSettled([
     (async () => {
       if (settings['database.url']) return settings['database.url'];
       const pg = await startEmbeddedPostgres({
@@ -68,6 +68,18 @@ export default async function setup(project: TestProject) {
       return { endpoint: s.endpoint, region: s.region, accessKeyId: s.accessKeyId, secretAccessKey: s.secretAccessKey };
     })(),
   ]);
+  const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) {
+    // Stop what did start: a PostgreSQL left running keeps vitest's process from exiting.
+    for (const stop of stops.reverse()) await stop().catch((e) => log(`stop failed: ${String(e)}`));
+    await rm(root, { recursive: true, force: true });
+    throw failed.reason;
+  }
+  const [pgUrl, temporalAddress, s3] = started.map((r) => (r as PromiseFulfilledResult<unknown>).value) as [
+    string,
+    string,
+    S3Target,
+  ];
 
   const mail = await startMailCatcher({ smtpPort: 0, webPort: 0 });
   stops.push(mail.stop);

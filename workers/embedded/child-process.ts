@@ -291,8 +291,29 @@ export function waitForHttp(
   );
 }
 
-/** A port the OS considers free right now (small race until the server binds it). */
-export function getFreePort(host = '127.0.0.1'): Promise<number> {
+// Ports this process has handed out. The OS hands a just-closed port out again, so without this
+// two servers started by one process (SeaweedFS's S3 port and the nine it picks itself, in one
+// CI run) could be given the same port and the second would fail to bind.
+// Bounded: a long-lived test process may ask thousands of times, and the oldest ports are long bound or gone.
+const handedOut = new Set<number>();
+const HANDED_OUT_KEPT = 4096;
+
+/**
+ * A port the OS considers free right now and this process has not handed out before (a small
+ * race with other processes remains until the server binds it).
+ */
+export async function getFreePort(host = '127.0.0.1'): Promise<number> {
+  for (;;) {
+    const port = await askForPort(host);
+    if (!handedOut.has(port)) {
+      handedOut.add(port);
+      if (handedOut.size > HANDED_OUT_KEPT) handedOut.delete(handedOut.values().next().value as number);
+      return port;
+    }
+  }
+}
+
+function askForPort(host: string): Promise<number> {
   return new Promise((resolvePromise, reject) => {
     const server = createServer();
     server.unref();

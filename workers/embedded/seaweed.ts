@@ -60,7 +60,7 @@ export async function startSeaweed(options: SeaweedOptions): Promise<SeaweedServ
     { mode: 0o600 },
   );
 
-  const ports = await freePorts(9);
+  const ports = await freePorts(9, s3Port);
   const [master, masterGrpc, volume, volumeGrpc, filer, filerGrpc, s3Grpc, admin, adminGrpc] = ports as [
     number, number, number, number, number, number, number, number, number,
   ];
@@ -137,8 +137,12 @@ async function volumeServerRegistered(masterPort: number): Promise<boolean> {
   return nodes.length > 0;
 }
 
-async function freePorts(count: number): Promise<number[]> {
+/** `count` distinct ports, none of them the S3 port the caller chose (perhaps from settings). */
+async function freePorts(count: number, taken: number): Promise<number[]> {
   const ports = new Set<number>();
-  while (ports.size < count) ports.add(await getFreePort());
+  while (ports.size < count) {
+    const port = await getFreePort();
+    if (port !== taken) ports.add(port);
+  }
   return [...ports];
 }
