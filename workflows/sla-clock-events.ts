@@ -1,6 +1,6 @@
 // Workflow side of SLA clocks started by a process: start one through the `startSlaClock` activity
 // (the clock then names this workflow as the one waiting), and wait durably for its
-// `SlaClockEvent` signals (each warning, the breach, met), delivered through the outbox in the
+// `SlaClockEvent` signals (each warning, the breach, met, cancelled), delivered through the outbox in the
 // transaction that records them.
 import type { Duration } from '@temporalio/common';
 import { condition, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
@@ -50,9 +50,9 @@ function heard(): Map<string, SlaClockEvent[]> {
 /**
  * The first event of the clock that matches `kinds` (default all) and, for warnings, `percent`;
  * null when `timeout` passes first. Events that arrived earlier count, and a second call for the
- * same event answers it again. A clock that is cancelled, or that ends without the kind asked for
- * (met before the breach), sends nothing more: wait for the alternatives too (e.g. kinds
- * ['breached', 'met']) or bound the wait.
+ * same event answers it again. A clock that ends without the kind asked for (met before the
+ * breach, or cancelled) sends nothing more of it: wait for the alternatives too (e.g. kinds
+ * ['breached', 'met', 'cancelled']) or bound the wait.
  */
 export async function awaitSlaClockEvent(
   clockId: string,

@@ -1,22 +1,23 @@
 /**
  * `SlaClockEvent`: what a workflow that started an SLA clock (the `startSlaClock` activity) hears
- * of it. Each warning, the breach and met the clock records is sent to that workflow through the
- * outbox, in the transaction that records it; the workflow waits with `awaitSlaClockEvent`
+ * of it. Each warning, the breach, met and cancelled the clock records is sent to that workflow
+ * through the outbox, in the transaction that records it (cancelled too, so that a process waiting
+ * for the breach or met of a clock someone deleted is not left waiting for ever); the workflow waits with `awaitSlaClockEvent`
  * (workflows/sla-clock-events.ts). Plain data, shared by the service that writes the signal rows and
  * the workflow bundle that reads them.
  */
 import { signalContract } from '../process-contract.js';
 import type { ClockEvent } from './sla-clock-steps.js';
 
-export const SLA_CLOCK_EVENT_KINDS = ['warning', 'breached', 'met'] as const;
+export const SLA_CLOCK_EVENT_KINDS = ['warning', 'breached', 'met', 'cancelled'] as const;
 export type SlaClockEventKind = (typeof SLA_CLOCK_EVENT_KINDS)[number];
 
 export interface SlaClockEvent {
   clockId: string;
   kind: SlaClockEventKind;
-  /** A warning's percentage; 100 for the breach; null for met (as the sla.clock.* webhook events). */
+  /** A warning's percentage; 100 for the breach; null for met and cancelled (as the sla.clock.* webhook events). */
   percent: number | null;
-  /** ISO instant it took effect: a warning or the breach, the business instant it was reached; met, the stop. */
+  /** ISO instant it took effect: a warning or the breach, the business instant it was reached; met, the stop; cancelled, the delete. */
   at: string;
 }
 
@@ -34,13 +35,13 @@ export function slaClockEventsOf(clockId: string, events: readonly ClockEvent[])
 }
 
 /**
- * Delivery is at least once, and a clock records each warning percentage, the breach and met once:
+ * Delivery is at least once, and a clock records each warning percentage, the breach, met and cancelled once:
  * kind and percent identify an event of a clock.
  */
 export const slaClockEventKey = (e: Pick<SlaClockEvent, 'clockId' | 'kind' | 'percent'>) => `${e.clockId}:${e.kind}:${e.percent ?? ''}`;
 
 export interface SlaClockEventFilter {
-  /** Default: all of warning, breached and met. */
+  /** Default: all of warning, breached, met and cancelled. */
   kinds?: readonly SlaClockEventKind[] | undefined;
   /** Narrows warnings to this percentage; the breach and met match whatever it is. */
   percent?: number | undefined;

@@ -1,8 +1,8 @@
 // Workflows waiting on an SLA clock, on the real Temporal server with the outbox dispatcher: a
 // workflow starts a clock through the `startSlaClock` activity and hears its 75 % warning and its
 // breach (SlaClockEvent, written with each recorded event), also when they arrived before it
-// waited; met when the clock is stopped; null on timeout. A clock started over HTTP signals nobody,
-// and the activity acts for the tenant it is given only.
+// waited; met when the clock is stopped, cancelled when it is deleted; null on timeout. A clock
+// started over HTTP signals nobody, and the activity acts for the tenant it is given only.
 import { WorkflowFailedError } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getOutboxRow } from '../../../db/outbox';
@@ -104,6 +104,19 @@ describe('workflows waiting on SLA clocks (real Temporal server, outbox dispatch
     const result = await patient.result();
     expect(result.events).toEqual([null]);
     expect((await api.del(`${CLOCKS}/${result.clockId}`, t.asOwner)).json.state).toBe('CANCELLED');
+  });
+
+  it('a clock deleted over HTTP sends cancelled to the waiting workflow (it would otherwise wait for a breach that never comes)', async () => {
+    const waiter = await world.startWaiter({
+      start: clockStart({ minutes: 60 }),
+      waitFor: [{ kinds: ['breached', 'met', 'cancelled'] }],
+      wait: '10 minutes',
+    });
+    const clock = await clockOf(waiter.workflowId);
+    const deleted = await api.del(`${CLOCKS}/${clock.id}`, t.asOwner);
+    expect(deleted.status, deleted.text).toBe(200);
+    expect(deleted.json.state).toBe('CANCELLED');
+    expect((await waiter.result()).events).toEqual([{ clockId: clock.id, kind: 'cancelled', percent: null, at: deleted.json.cancelledAt }]);
   });
 
   it('a clock started over HTTP signals no workflow, whatever its body says', async () => {

@@ -1,5 +1,5 @@
 // What a workflow waiting on an SLA clock hears: the SlaClockEvent signals a step's recorded events
-// owe it (warnings, the breach and met, in order; nothing else), how repeats are recognised, which
+// owe it (warnings, the breach, met and cancelled, in order; nothing else), how repeats are recognised, which
 // events a wait's filter takes, and the activity input the route's schema would have refused.
 import { describe, expect, it } from 'vitest';
 import {
@@ -8,7 +8,7 @@ import {
   slaClockEventsOf,
   type SlaClockEvent,
 } from '../../../domain/calendar/sla-clock-event-signal.js';
-import { advanceClock, startClock, stopClock, type ClockCalendar, type ClockEvent } from '../../../domain/calendar/sla-clock-steps.js';
+import { advanceClock, cancelClock, startClock, stopClock, type ClockCalendar, type ClockEvent } from '../../../domain/calendar/sla-clock-steps.js';
 import { compileCalendar } from '../../../domain/calendar/index.js';
 import { clockStartIssue } from '../../../services/calendars/sla-clocks.js';
 import { EVERY_DAY, calendar, hours, location } from './fixtures.js';
@@ -32,13 +32,15 @@ describe('slaClockEventsOf', () => {
     ]);
   });
 
-  it('met carries no percent and the stop instant; paused, resumed, stopped, cancelled and recomputed owe nothing', () => {
+  it('met and cancelled carry no percent and their instant; paused, resumed, stopped and recomputed owe nothing', () => {
     const cal = always();
     const receivedAt = t('2025-04-07T09:00:00Z');
     const started = startClock({ budget: { days: 0, minutes: 60 }, warnAt: [50], receivedAt }, cal, receivedAt);
     const stopped = stopClock(started.clock, cal, receivedAt + 10 * MIN);
     expect(slaClockEventsOf('k', stopped.events)).toEqual([{ clockId: 'k', kind: 'met', percent: null, at: iso(receivedAt + 10 * MIN) }]);
-    const quiet: ClockEvent[] = ['started', 'paused', 'resumed', 'stopped', 'cancelled', 'recomputed'].map((kind) => ({ kind: kind as ClockEvent['kind'], at: 0, detail: {} }));
+    const cancelled = cancelClock(started.clock, cal, receivedAt + 20 * MIN);
+    expect(slaClockEventsOf('k', cancelled.events)).toEqual([{ clockId: 'k', kind: 'cancelled', percent: null, at: iso(receivedAt + 20 * MIN) }]);
+    const quiet: ClockEvent[] = ['started', 'paused', 'resumed', 'stopped', 'recomputed'].map((kind) => ({ kind: kind as ClockEvent['kind'], at: 0, detail: {} }));
     expect(slaClockEventsOf('k', quiet)).toEqual([]);
   });
 });
@@ -47,16 +49,18 @@ describe('waiting for an SLA clock event', () => {
   const warning = (percent: number): SlaClockEvent => ({ clockId: 'k', kind: 'warning', percent, at: iso(0) });
   const breached: SlaClockEvent = { clockId: 'k', kind: 'breached', percent: 100, at: iso(0) };
   const met: SlaClockEvent = { clockId: 'k', kind: 'met', percent: null, at: iso(0) };
+  const cancelled: SlaClockEvent = { clockId: 'k', kind: 'cancelled', percent: null, at: iso(0) };
 
-  it('a repeat of an event has its key; each warning percentage, the breach and met have their own', () => {
+  it('a repeat of an event has its key; each warning percentage, the breach, met and cancelled have their own', () => {
     const repeat: SlaClockEvent = { ...warning(50), at: iso(5) };
     expect(slaClockEventKey(repeat)).toBe(slaClockEventKey(warning(50)));
-    const keys = [warning(50), warning(75), breached, met, { ...met, clockId: 'other' }].map(slaClockEventKey);
+    const keys = [warning(50), warning(75), breached, met, cancelled, { ...met, clockId: 'other' }].map(slaClockEventKey);
     expect(new Set(keys).size).toBe(keys.length);
   });
 
   it('kinds default to all; percent narrows warnings only', () => {
-    for (const e of [warning(50), breached, met]) expect(matchesSlaClockEvent(e, {})).toBe(true);
+    for (const e of [warning(50), breached, met, cancelled]) expect(matchesSlaClockEvent(e, {})).toBe(true);
+    expect(matchesSlaClockEvent(cancelled, { kinds: ['breached', 'met'] })).toBe(false);
     expect(matchesSlaClockEvent(warning(50), { kinds: ['breached', 'met'] })).toBe(false);
     expect(matchesSlaClockEvent(met, { kinds: ['breached', 'met'] })).toBe(true);
     expect(matchesSlaClockEvent(warning(50), { kinds: ['warning'], percent: 75 })).toBe(false);
