@@ -11,6 +11,7 @@ import { ConfigError, loadSettings } from './config';
 import { provideDevSecrets } from './dev-secrets';
 import { getFreePort, isPortOpen, startEmbeddedPostgres, startSeaweed, startTemporalDevServer, stopAllServers } from './embedded/index';
 import { startMailCatcher } from './embedded/mail-catcher';
+import { withStartLock } from './embedded/start-lock';
 import { createLogger } from './logger';
 import type { Endpoints } from './runtime';
 import { onShutdown } from './shutdown';
@@ -35,41 +36,44 @@ const log = (msg: string) => logger.info(msg);
 /** The conventional port when free (so CLIs find it), else any free one. */
 const preferPort = async (port: number) => ((await isPortOpen(port)) ? getFreePort() : port);
 
-// 1. Servers.
+// 1. Servers, and the mail catcher, started under the machine's start lock (start-lock.ts): another
+// stack starting at the same moment would otherwise find the same conventional ports free.
 let temporalUi: string | undefined;
-const [databaseUrl, temporalAddress, s3] = await Promise.all([
-  (async () => {
-    if (settings['database.url']) return settings['database.url'];
-    const pg = await startEmbeddedPostgres({ dataDir: join(dataDir, 'postgres'), port: await preferPort(5432), log });
-    return pg.url;
-  })(),
-  (async () => {
-    if (settings['temporal.address']) return settings['temporal.address'];
-    const t = await startTemporalDevServer({
-      dbFile: join(dataDir, 'temporal', 'temporal.db'),
-      port: await preferPort(7233),
-      uiPort: settings['temporal.ui-port'],
-      namespace: settings['temporal.namespace'],
-      log,
-    });
-    temporalUi = t.uiUrl;
-    return t.address;
-  })(),
-  (async (): Promise<Endpoints['s3']> => {
-    if (settings['s3.endpoint']) {
-      return {
-        endpoint: settings['s3.endpoint'],
-        accessKeyId: settings['s3.access-key-id'] ?? '',
-        secretAccessKey: settings['s3.secret-access-key'] ?? '',
-      };
-    }
-    const s = await startSeaweed({ dataDir: join(dataDir, 's3'), s3Port: await preferPort(8333), log });
-    return { endpoint: s.endpoint, accessKeyId: s.accessKeyId, secretAccessKey: s.secretAccessKey };
-  })(),
-]);
-
-// A given mail.smtp-url always wins; otherwise mail goes to a local catcher with a page to read it.
-const mailCatcher = settings['mail.smtp-url'] ? undefined : await startMailCatcher({ smtpPort: await preferPort(1025), webPort: await preferPort(1080) });
+const startServers = () =>
+  Promise.all([
+    (async () => {
+      if (settings['database.url']) return settings['database.url'];
+      const pg = await startEmbeddedPostgres({ dataDir: join(dataDir, 'postgres'), port: await preferPort(5432), log });
+      return pg.url;
+    })(),
+    (async () => {
+      if (settings['temporal.address']) return settings['temporal.address'];
+      const t = await startTemporalDevServer({
+        dbFile: join(dataDir, 'temporal', 'temporal.db'),
+        port: await preferPort(7233),
+        uiPort: settings['temporal.ui-port'],
+        namespace: settings['temporal.namespace'],
+        log,
+      });
+      temporalUi = t.uiUrl;
+      return t.address;
+    })(),
+    (async (): Promise<Endpoints['s3']> => {
+      if (settings['s3.endpoint']) {
+        return {
+          endpoint: settings['s3.endpoint'],
+          accessKeyId: settings['s3.access-key-id'] ?? '',
+          secretAccessKey: settings['s3.secret-access-key'] ?? '',
+        };
+      }
+      const s = await startSeaweed({ dataDir: join(dataDir, 's3'), s3Port: await preferPort(8333), log });
+      return { endpoint: s.endpoint, accessKeyId: s.accessKeyId, secretAccessKey: s.secretAccessKey };
+    })(),
+    // A given mail.smtp-url always wins; otherwise mail goes to a local catcher with a page to read it.
+    (async () =>
+      settings['mail.smtp-url'] ? undefined : startMailCatcher({ smtpPort: await preferPort(1025), webPort: await preferPort(1080) }))(),
+  ]);
+const [databaseUrl, temporalAddress, s3, mailCatcher] = await withStartLock(startServers, { log });
 
 // 2. Migrations, once, before any role starts (the API node repeats the check under the lock).
 await migrateWithLock(databaseUrl);
