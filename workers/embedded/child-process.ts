@@ -293,8 +293,8 @@ export function waitForHttp(
 
 // Ports this process has handed out. The OS hands a just-closed port out again, so without this
 // two servers started by one process (SeaweedFS's S3 port and the nine it picks itself, in one
-// CI run) could be given the same port and the second would fail to bind.
-// Bounded: a long-lived test process may ask thousands of times, and the oldest ports are long bound or gone.
+// CI run) could be given the same port and the second would fail to bind. Bounded, because a
+// long-lived test process may ask thousands of times; the oldest ports are long bound or gone.
 const handedOut = new Set<number>();
 const HANDED_OUT_KEPT = 4096;
 

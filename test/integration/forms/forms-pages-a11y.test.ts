@@ -190,9 +190,9 @@ describe('forms hosted pages: axe in every state at both sizes, keyboard-only co
     // travels the same DevTools session behind the request, so once it has answered, interception
     // is on. Not reproduced on demand; if a chooser still fails to come, the error says what the
     // page saw.
-    await page.evaluate(() => 0);
-    await page.keyboard.press('Space');
     try {
+      await page.evaluate(() => 0);
+      await page.keyboard.press('Space');
       await (await chooser).setFiles(file);
     } catch (err) {
       const trace = await page.evaluate(() => (window as unknown as { chooserTrace: unknown[] }).chooserTrace).catch(String);
