@@ -2,9 +2,9 @@
  * `SlaClockEvent`: what a workflow that started an SLA clock (the `startSlaClock` activity) hears
  * of it. Each warning, the breach, met and cancelled the clock records is sent to that workflow
  * through the outbox, in the transaction that records it (cancelled too, so that a process waiting
- * for the breach or met of a clock someone deleted is not left waiting for ever); the workflow waits with `awaitSlaClockEvent`
- * (workflows/sla-clock-events.ts). Plain data, shared by the service that writes the signal rows and
- * the workflow bundle that reads them.
+ * for the breach or met of a clock someone deleted is not left waiting for ever); the workflow
+ * waits with `awaitSlaClockEvent` (workflows/sla-clock-events.ts). Plain data, shared by the
+ * service that writes the signal rows and the workflow bundle that reads them.
  */
 import { signalContract } from '../process-contract.js';
 import type { ClockEvent } from './sla-clock-steps.js';
