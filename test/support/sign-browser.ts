@@ -1,5 +1,6 @@
 // The hosted signing page in Chromium: a signer's own browser context with every console error,
-// CSP violation and field box shown without a name collected, and a mouse-drawn stroke on a signature_pad canvas.
+// CSP violation and field box shown without a name collected, and a mouse-drawn stroke on a
+// signature_pad canvas.
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 
 export async function openSigningPage(browser: Browser, url: string, options: BrowserContextOptions = {}) {

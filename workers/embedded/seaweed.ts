@@ -139,10 +139,11 @@ async function volumeServerRegistered(masterPort: number): Promise<boolean> {
 
 /** `count` distinct ports, none of them the S3 port the caller chose (perhaps from settings). */
 async function freePorts(count: number, taken: number): Promise<number[]> {
-  const ports = new Set<number>();
-  while (ports.size < count) {
+  // getFreePort never repeats a port within this process; only the caller's S3 port needs keeping out.
+  const ports: number[] = [];
+  while (ports.length < count) {
     const port = await getFreePort();
-    if (port !== taken) ports.add(port);
+    if (port !== taken) ports.push(port);
   }
-  return [...ports];
+  return ports;
 }

@@ -55,7 +55,6 @@ describe('hosted signing page: axe in every state at both sizes, opening, target
     return { id: r.json.id as string, people, token };
   }
 
-
   /** The manager signs through the API once armed; the campaign is then sealed by the ceremony. */
   async function sealAfterManager(c: Awaited<ReturnType<typeof campaign>>) {
     await eventually(() => api.get(`${SIGN_BASE}/${c.token('manager')}`, null).then((r) => r.status), (s) => s === 200);

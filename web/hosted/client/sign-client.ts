@@ -251,6 +251,7 @@ async function ceremony(session: Session) {
     const panel = ['signature-panel', 'initials-panel', 'text-panel'].find((id) => !$(id).hidden);
     (panel ? $(panel).querySelector<HTMLElement>('legend[tabindex], input')! : $('consent')).focus();
   });
+  // What the signer typed or drew while the pages were being drawn reaches the boxes drawn before it.
   refreshBoxes();
   if (steps.length > 0) {
     // Nothing is scrolled to before the signer asks: the first field is the bar's first button.
