@@ -11,7 +11,7 @@ import { ConfigError, loadSettings } from './config';
 import { provideDevSecrets } from './dev-secrets';
 import { getFreePort, isPortOpen, startEmbeddedPostgres, startSeaweed, startTemporalDevServer, stopAllServers } from './embedded/index';
 import { startMailCatcher } from './embedded/mail-catcher';
-import { withStartLock } from './embedded/start-lock';
+import { acquireStartLock, releaseWhenListening } from './embedded/start-lock';
 import { createLogger } from './logger';
 import type { Endpoints } from './runtime';
 import { onShutdown } from './shutdown';
@@ -37,7 +37,8 @@ const log = (msg: string) => logger.info(msg);
 const preferPort = async (port: number) => ((await isPortOpen(port)) ? getFreePort() : port);
 
 // 1. Servers, and the mail catcher, started under the machine's start lock (start-lock.ts): another
-// stack starting at the same moment would otherwise find the same conventional ports free.
+// stack starting at the same moment would otherwise find the same conventional ports free. The lock
+// is held until the roles listen on the ports chosen for them below (step 4), for the same reason.
 let temporalUi: string | undefined;
 const startServers = () =>
   Promise.all([
@@ -73,7 +74,8 @@ const startServers = () =>
     (async () =>
       settings['mail.smtp-url'] ? undefined : startMailCatcher({ smtpPort: await preferPort(1025), webPort: await preferPort(1080) }))(),
   ]);
-const [databaseUrl, temporalAddress, s3, mailCatcher] = await withStartLock(startServers, { log });
+const startLock = await acquireStartLock({ log });
+const [databaseUrl, temporalAddress, s3, mailCatcher] = await startServers();
 
 // 2. Migrations, once, before any role starts (the API node repeats the check under the lock).
 await migrateWithLock(databaseUrl);
@@ -167,6 +169,8 @@ const gateway = devGateway
     })
   : undefined;
 supervisor.start();
+// In the background: the URLs are printed and the roles boot meanwhile.
+void releaseWhenListening(startLock, [apiPort, ...metricsPorts]);
 
 onShutdown(logger, async () => {
   // The gateway first, then the roles, then the servers they use; embedded servers must never be orphaned.

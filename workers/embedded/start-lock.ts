@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:net';
+import { isPortOpen } from './child-process';
 
 /**
  * The port an `npm start` on this machine listens on while it picks its servers' ports and starts
@@ -27,6 +28,25 @@ export interface StartLockOptions {
  * the port past `waitMs` only costs the wait: the start then goes on without the lock.
  */
 export async function withStartLock<T>(start: () => Promise<T>, options: StartLockOptions = {}): Promise<T> {
+  const lock = await acquireStartLock(options);
+  try {
+    return await start();
+  } finally {
+    await lock.release();
+  }
+}
+
+export interface StartLock {
+  /** Lets the next start in; calling it again does nothing. */
+  release(): Promise<void>;
+}
+
+/**
+ * The lock of `withStartLock` for a holder whose start ends later than a function it could wrap:
+ * `npm start` keeps it until its roles listen on the ports it chose for them, which happens in
+ * other processes after it has printed its URLs.
+ */
+export async function acquireStartLock(options: StartLockOptions = {}): Promise<StartLock> {
   const port = options.port ?? START_LOCK_PORT;
   const deadline = Date.now() + (options.waitMs ?? 180_000);
   let lock: Server | undefined;
@@ -42,11 +62,10 @@ export async function withStartLock<T>(start: () => Promise<T>, options: StartLo
     told = true;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  try {
-    return await start();
-  } finally {
-    await new Promise((resolve) => (lock ? lock.close(resolve) : resolve(undefined)));
-  }
+  let released: Promise<void> | undefined;
+  return {
+    release: () => (released ??= new Promise<void>((resolve) => (lock ? lock.close(() => resolve()) : resolve()))),
+  };
 }
 
 /** A server listening on `port`, or undefined when the port is taken. */
@@ -59,4 +78,23 @@ function listenOn(port: number): Promise<Server | undefined> {
       resolve(server);
     });
   });
+}
+
+/**
+ * Releases `lock` once every port in `ports` accepts connections on 127.0.0.1 (the ports a start
+ * chose for processes that bind them later), or after `timeoutMs` when one never does (a role
+ * that crashes at boot must not keep every other start on the machine waiting).
+ */
+export async function releaseWhenListening(lock: StartLock, ports: number[], options: { timeoutMs?: number; pollMs?: number } = {}): Promise<void> {
+  const deadline = Date.now() + (options.timeoutMs ?? 120_000);
+  try {
+    let waiting = ports.filter((p) => p > 0);
+    while (waiting.length > 0 && Date.now() < deadline) {
+      const open = await Promise.all(waiting.map((p) => isPortOpen(p)));
+      waiting = waiting.filter((_, i) => !open[i]);
+      if (waiting.length > 0) await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 250));
+    }
+  } finally {
+    await lock.release();
+  }
 }

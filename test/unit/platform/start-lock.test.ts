@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { getFreePort } from '../../../workers/embedded/child-process';
-import { withStartLock } from '../../../workers/embedded/start-lock';
+import { acquireStartLock, releaseWhenListening, withStartLock } from '../../../workers/embedded/start-lock';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -55,5 +55,42 @@ describe('withStartLock', () => {
       `another stack on this machine is starting (it holds port ${port}): waiting for it`,
       `port ${port} stayed taken: starting without the start lock`,
     ]);
+  });
+
+  it('is held until the ports a start chose for its roles listen, then lets the next start in', async () => {
+    const [port, rolePort] = [await getFreePort(), await getFreePort()];
+    const first = await acquireStartLock({ port });
+    const releasing = releaseWhenListening(first, [rolePort, 0], { pollMs: 20 });
+    let secondIn = false;
+    const second = acquireStartLock({ port }).then((lock) => {
+      secondIn = true;
+      return lock;
+    });
+    await pause(400);
+    // The role has not bound its port yet: the next start still waits.
+    expect(secondIn).toBe(false);
+    const role = createServer().listen(rolePort, '127.0.0.1');
+    await once(role, 'listening');
+    try {
+      await releasing;
+      await (await second).release();
+      expect(secondIn).toBe(true);
+    } finally {
+      role.close();
+    }
+  });
+
+  it('is let go when a role never listens, after the bound', async () => {
+    const [port, rolePort] = [await getFreePort(), await getFreePort()];
+    const first = await acquireStartLock({ port });
+    const started = Date.now();
+    await releaseWhenListening(first, [rolePort], { timeoutMs: 300, pollMs: 20 });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    const said: string[] = [];
+    const next = await acquireStartLock({ port, waitMs: 0, log: (m) => said.push(m) });
+    await next.release();
+    expect(said).toEqual([]);
+    // Released once; a second release is a no-op, not an error.
+    await first.release();
   });
 });
