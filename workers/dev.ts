@@ -40,42 +40,40 @@ const preferPort = async (port: number) => ((await isPortOpen(port)) ? getFreePo
 // stack starting at the same moment would otherwise find the same conventional ports free. The lock
 // is held until the roles listen on the ports chosen for them below (step 4), for the same reason.
 let temporalUi: string | undefined;
-const startServers = () =>
-  Promise.all([
-    (async () => {
-      if (settings['database.url']) return settings['database.url'];
-      const pg = await startEmbeddedPostgres({ dataDir: join(dataDir, 'postgres'), port: await preferPort(5432), log });
-      return pg.url;
-    })(),
-    (async () => {
-      if (settings['temporal.address']) return settings['temporal.address'];
-      const t = await startTemporalDevServer({
-        dbFile: join(dataDir, 'temporal', 'temporal.db'),
-        port: await preferPort(7233),
-        uiPort: settings['temporal.ui-port'],
-        namespace: settings['temporal.namespace'],
-        log,
-      });
-      temporalUi = t.uiUrl;
-      return t.address;
-    })(),
-    (async (): Promise<Endpoints['s3']> => {
-      if (settings['s3.endpoint']) {
-        return {
-          endpoint: settings['s3.endpoint'],
-          accessKeyId: settings['s3.access-key-id'] ?? '',
-          secretAccessKey: settings['s3.secret-access-key'] ?? '',
-        };
-      }
-      const s = await startSeaweed({ dataDir: join(dataDir, 's3'), s3Port: await preferPort(8333), log });
-      return { endpoint: s.endpoint, accessKeyId: s.accessKeyId, secretAccessKey: s.secretAccessKey };
-    })(),
-    // A given mail.smtp-url always wins; otherwise mail goes to a local catcher with a page to read it.
-    (async () =>
-      settings['mail.smtp-url'] ? undefined : startMailCatcher({ smtpPort: await preferPort(1025), webPort: await preferPort(1080) }))(),
-  ]);
 const startLock = await acquireStartLock({ log });
-const [databaseUrl, temporalAddress, s3, mailCatcher] = await startServers();
+const [databaseUrl, temporalAddress, s3, mailCatcher] = await Promise.all([
+  (async () => {
+    if (settings['database.url']) return settings['database.url'];
+    const pg = await startEmbeddedPostgres({ dataDir: join(dataDir, 'postgres'), port: await preferPort(5432), log });
+    return pg.url;
+  })(),
+  (async () => {
+    if (settings['temporal.address']) return settings['temporal.address'];
+    const t = await startTemporalDevServer({
+      dbFile: join(dataDir, 'temporal', 'temporal.db'),
+      port: await preferPort(7233),
+      uiPort: settings['temporal.ui-port'],
+      namespace: settings['temporal.namespace'],
+      log,
+    });
+    temporalUi = t.uiUrl;
+    return t.address;
+  })(),
+  (async (): Promise<Endpoints['s3']> => {
+    if (settings['s3.endpoint']) {
+      return {
+        endpoint: settings['s3.endpoint'],
+        accessKeyId: settings['s3.access-key-id'] ?? '',
+        secretAccessKey: settings['s3.secret-access-key'] ?? '',
+      };
+    }
+    const s = await startSeaweed({ dataDir: join(dataDir, 's3'), s3Port: await preferPort(8333), log });
+    return { endpoint: s.endpoint, accessKeyId: s.accessKeyId, secretAccessKey: s.secretAccessKey };
+  })(),
+  // A given mail.smtp-url always wins; otherwise mail goes to a local catcher with a page to read it.
+  (async () =>
+    settings['mail.smtp-url'] ? undefined : startMailCatcher({ smtpPort: await preferPort(1025), webPort: await preferPort(1080) }))(),
+]);
 
 // 2. Migrations, once, before any role starts (the API node repeats the check under the lock).
 await migrateWithLock(databaseUrl);

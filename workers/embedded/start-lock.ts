@@ -15,8 +15,14 @@ export interface StartLockOptions {
   log?: (msg: string) => void;
 }
 
+export interface StartLock {
+  /** Lets the next start in; calling it again does nothing. */
+  release(): Promise<void>;
+}
+
 /**
- * Runs `start` while holding a lock shared by every process on this machine. `npm start` takes the
+ * Takes a lock shared by every process on this machine, to hold while a start picks ports and
+ * until the processes it chose them for listen (`releaseWhenListening`). `npm start` takes the
  * conventional ports (5432, 7233, 8333, 1025, 1080) when it finds them free; two stacks begun in
  * the same second both found them free, and the one whose server then lost the bind found the
  * other's server answering its readiness check, so the two stacks shared a database and a mail
@@ -26,25 +32,6 @@ export interface StartLockOptions {
  * The lock is a listening socket on `port`: the OS gives it to one process at a time and frees it
  * when that process ends, however it ends, so no lock outlives its holder. Something else holding
  * the port past `waitMs` only costs the wait: the start then goes on without the lock.
- */
-export async function withStartLock<T>(start: () => Promise<T>, options: StartLockOptions = {}): Promise<T> {
-  const lock = await acquireStartLock(options);
-  try {
-    return await start();
-  } finally {
-    await lock.release();
-  }
-}
-
-export interface StartLock {
-  /** Lets the next start in; calling it again does nothing. */
-  release(): Promise<void>;
-}
-
-/**
- * The lock of `withStartLock` for a holder whose start ends later than a function it could wrap:
- * `npm start` keeps it until its roles listen on the ports it chose for them, which happens in
- * other processes after it has printed its URLs.
  */
 export async function acquireStartLock(options: StartLockOptions = {}): Promise<StartLock> {
   const port = options.port ?? START_LOCK_PORT;

@@ -5,24 +5,22 @@ import { createServer } from 'node:net';
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { getFreePort } from '../../../workers/embedded/child-process';
-import { acquireStartLock, releaseWhenListening, withStartLock } from '../../../workers/embedded/start-lock';
+import { acquireStartLock, releaseWhenListening } from '../../../workers/embedded/start-lock';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe('withStartLock', () => {
+describe('the start lock', () => {
   it('lets one start at a time pick ports, in turn', async () => {
     const port = await getFreePort();
     const steps: string[] = [];
-    const start = (name: string) =>
-      withStartLock(
-        async () => {
-          steps.push(`${name} in`);
-          await pause(300);
-          steps.push(`${name} out`);
-          return name;
-        },
-        { port },
-      );
+    const start = async (name: string) => {
+      const lock = await acquireStartLock({ port });
+      steps.push(`${name} in`);
+      await pause(300);
+      steps.push(`${name} out`);
+      await lock.release();
+      return name;
+    };
     expect(await Promise.all([start('a'), start('b'), start('c')])).toEqual(['a', 'b', 'c']);
     // Each start leaves before the next comes in, whichever order they got the lock in.
     for (let i = 0; i < steps.length; i += 2) expect(steps[i + 1]).toBe(steps[i]!.replace(' in', ' out'));
@@ -34,7 +32,11 @@ describe('withStartLock', () => {
     const holder = spawn(process.execPath, ['-e', `require('net').createServer().listen(${port}, '127.0.0.1', () => console.log('holding'))`]);
     await once(holder.stdout!, 'data');
     let killedAt = 0;
-    const waiting = withStartLock(async () => Date.now(), { port, waitMs: 60_000 });
+    const waiting = acquireStartLock({ port, waitMs: 60_000 }).then(async (lock) => {
+      const at = Date.now();
+      await lock.release();
+      return at;
+    });
     await pause(500);
     killedAt = Date.now();
     holder.kill('SIGKILL');
@@ -47,7 +49,7 @@ describe('withStartLock', () => {
     await once(other, 'listening');
     const said: string[] = [];
     try {
-      expect(await withStartLock(async () => 'started', { port, waitMs: 400, log: (m) => said.push(m) })).toBe('started');
+      await acquireStartLock({ port, waitMs: 400, log: (m) => said.push(m) });
     } finally {
       other.close();
     }
