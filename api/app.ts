@@ -30,13 +30,14 @@ import { webRoutes } from '../web/routes';
 /** The only place routes are mounted. */
 export function createApp(deps: AppDeps) {
   const app = new OpenAPIHono<AppEnv>({ router: new MemoRouter() });
-  // Outermost, so the request's id, span and figures cover everything below, log lines included.
-  app.use('*', requestContext(deps));
+  // Outside the request context, so it also marks the answers of what that layer runs itself.
+  app.use('/api/public/*', publicNoStore);
+  // Outermost but for that, so the request's id, span and figures cover everything below, log
+  // lines included. It runs the app-wide write layers itself (the access-cache invalidation after
+  // an access write, around the body bound): one layer of Hono's compose for all three.
+  app.use('*', requestContext(deps, invalidateAccessCacheAfterWrite(appBodyBound())));
   app.onError(onError);
   app.notFound(onNotFound);
-  app.use('/api/public/*', publicNoStore);
-  // One layer: the access-cache invalidation after an access write around the body bound.
-  app.use('*', invalidateAccessCacheAfterWrite(appBodyBound()));
 
   app.route('/', healthRoutes());
   app.route('/', catalogRoutes());

@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler, Next } from 'hono';
 import type { AppEnv } from '../env';
-import { onError } from './errors';
+import { asOwnLayer } from './own-layer';
 
 const ACCESS_WRITES = /^\/api\/(tenants|capabilities|invitations|org)(\/|$)/;
 
@@ -29,18 +29,4 @@ async function invalidateAfter(c: Context<AppEnv>, inner: MiddlewareHandler<AppE
   const tenantId = c.get('caller')?.tenantId ?? '*';
   if (c.res.status >= 400 && c.res.status < 500) return cache.invalidate(tenantId);
   await cache.invalidateEverywhere(tenantId);
-}
-
-/** Runs `inner` as Hono's compose runs a layer: an Error it throws is answered by the app's error handler. */
-async function asOwnLayer(c: Context<AppEnv>, inner: MiddlewareHandler<AppEnv>, next: Next) {
-  let res: Response | void;
-  try {
-    res = await inner(c, next);
-  } catch (err) {
-    if (!(err instanceof Error)) throw err;
-    c.error = err;
-    c.res = await onError(err, c);
-    return;
-  }
-  if (res instanceof Response && !c.finalized) c.res = res;
 }
