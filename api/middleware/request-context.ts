@@ -26,8 +26,9 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
  *
  * `writeLayers`, when given, are app-wide layers that act on writes only (the body bound and the
  * access-cache invalidation, api/app.ts): this layer runs them itself, as their own layer would
- * (asOwnLayer), and a read (GET, HEAD) skips them. As a layer of their own they cost every cached
- * read one more step of Hono's compose, about 1 µs here, a twentieth of the read.
+ * (asOwnLayer), and a read (GET, HEAD) skips them. As a layer of their own they cost every read
+ * one more step of Hono's compose: the cached guarded read went from about 0.70 to 0.72 of the
+ * bare route without it.
  */
 export const requestContext = (deps: AppDeps, writeLayers?: MiddlewareHandler<AppEnv>) => {
   const metered = deps.settings['metrics.port'] !== 0;

@@ -58,7 +58,7 @@ describe('the access-cache invalidation layer with the body bound it wraps, run 
     expect(calls).toEqual([]);
   });
 
-  it('gives a write it refuses the request id, log line and figures of any answer, and a public one no-store', async () => {
+  it('gives a write it refuses the request id and log line of any answer, and a public one no-store', async () => {
     const lines: object[] = [];
     const { app } = appWithCache(lines);
     const res = await app.request('/api/tenants/acme/members', tooLarge({ ...as, 'X-Request-Id': 'too-large-1' }));
