@@ -33,6 +33,9 @@ export function validationFailed(target: string, issues: readonly Issue[]): AppE
   return new AppError('validation-failed', `Invalid request ${target}${first ? `: ${first.path}: ${first.message}` : ''}`, { errors });
 }
 
+/** GET and HEAD: requests whose body the app never reads, so no layer that acts on writes has work on them. */
+export const isBodilessRead = (method: string) => method === 'GET' || method === 'HEAD';
+
 /** Route middleware that bound the body themselves: the app-wide bound steps aside for them. */
 const ownBounds = new WeakSet<object>();
 
@@ -64,7 +67,7 @@ export function appBodyBound(): MiddlewareHandler<AppEnv> {
   return (c, next) => {
     // The method first, from Node's headers next: a read needs neither a WHATWG Headers copy of
     // its headers nor the list of matched routes (request-header.ts).
-    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
+    if (isBodilessRead(c.req.method)) return next();
     // Decided from headers alone: touching `c.req.raw.body` makes the Node adapter wrap the socket
     // in a web stream, and a multipart upload read from the socket itself would then miss its data.
     if (requestHeader(c, 'content-type')?.toLowerCase().startsWith('multipart/form-data')) return next();

@@ -1,4 +1,5 @@
 import type { Context, MiddlewareHandler, Next } from 'hono';
+import { isBodilessRead } from '../body';
 import type { AppEnv } from '../env';
 import { asOwnLayer } from './own-layer';
 
@@ -17,8 +18,7 @@ const ACCESS_WRITES = /^\/api\/(tenants|capabilities|invitations|org)(\/|$)/;
  */
 export function invalidateAccessCacheAfterWrite(inner: MiddlewareHandler<AppEnv>): MiddlewareHandler<AppEnv> {
   return (c, next) => {
-    const method = c.req.method;
-    if (method === 'GET' || method === 'HEAD' || !c.get('deps').accessCache || !ACCESS_WRITES.test(c.req.path)) return inner(c, next);
+    if (isBodilessRead(c.req.method) || !c.get('deps').accessCache || !ACCESS_WRITES.test(c.req.path)) return inner(c, next);
     return invalidateAfter(c, inner, next);
   };
 }

@@ -3,6 +3,7 @@ import { createMiddleware } from 'hono/factory';
 import type { Logger } from 'pino';
 import { observeHttpRequest } from '../../integrations/metrics/http';
 import { activeTracing } from '../../integrations/tracing/tracing';
+import { isBodilessRead } from '../body';
 import type { AppDeps } from '../deps';
 import type { AppEnv } from '../env';
 import { pathForLog } from './log-path';
@@ -45,13 +46,11 @@ export const requestContext = (deps: AppDeps, writeLayers?: MiddlewareHandler<Ap
     const spanIds = requestLogBindings(traced);
     const log = requestLog(spanIds ? { requestId, ...spanIds } : { requestId });
     c.set('log', log);
-    const rest = writeLayers && !isRead(c.req.method) ? () => asOwnLayer(c, writeLayers, next) : next;
+    const rest = writeLayers && !isBodilessRead(c.req.method) ? () => asOwnLayer(c, writeLayers, next) : next;
     if (!traced) return answer(c, rest, log, started, metered);
     return runTraced(c, traced, () => answer(c, rest, log, started, metered));
   });
 };
-
-const isRead = (method: string) => method === 'GET' || method === 'HEAD';
 
 /** The rest of the request, then its figures and its log line. */
 async function answer(c: Context<AppEnv>, next: Next, log: Logger, started: number, metered: boolean) {
