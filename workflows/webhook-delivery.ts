@@ -15,8 +15,11 @@ export type { WebhookDeliveryInput };
  */
 export async function webhookDelivery(input: WebhookDeliveryInput): Promise<WebhookDeliveryState> {
   const { attemptWebhookDelivery } = proxyActivities<WebhookActivities>({
-    // The POST is bounded by webhooks.timeout-ms (at most 2 min); the rest is a few queries.
+    // The POST is bounded by webhooks.timeout-ms (at most 2 min); the rest is a few queries. The
+    // attempt heartbeats every 5 s (activities/webhooks.ts): one on a worker that died runs again
+    // after 20 s, and a repeat of an attempt already recorded sends nothing.
     startToCloseTimeout: '5 minutes',
+    heartbeatTimeout: '20 seconds',
     retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
   });
   let state: WebhookDeliveryState = 'PENDING';

@@ -35,7 +35,7 @@ export async function findWebhookDelivery(db: DbOrTx, p: { tenantId: string; id:
 export async function loadWebhookAttempt(db: DbOrTx, p: { tenantId: string; deliveryId: string }) {
   const [row] = await db
     .select({
-      delivery: { id: webhookDeliveries.id, state: webhookDeliveries.state, attempts: webhookDeliveries.attempts },
+      delivery: { id: webhookDeliveries.id, state: webhookDeliveries.state, attempts: webhookDeliveries.attempts, nextAttemptAt: webhookDeliveries.nextAttemptAt },
       event: { id: webhookEvents.id, type: webhookEvents.type, data: webhookEvents.data, createdAt: webhookEvents.createdAt },
       endpoint: {
         id: webhookEndpoints.id,

@@ -54,6 +54,13 @@ export async function attemptWebhookDelivery(
     });
   }
 
+  if (delivery.attempts >= p.attempt) {
+    // This attempt is recorded, but its outcome never reached the process (the worker died between
+    // the commit and its report): the receiver has had it, so it is not sent again; the process
+    // waits what remains of the wait it recorded.
+    return { next: 'retry', waitMs: Math.max(0, (delivery.nextAttemptAt?.getTime() ?? 0) - Date.now()) };
+  }
+
   const attemptedAt = new Date();
   const body = webhookBody(event, settings['public.base-url']);
   const secrets = await signingSecrets(db, settings, { tenantId: p.tenantId, endpointId: endpoint.id, previousSecretExpiresAt: endpoint.previousSecretExpiresAt, now: attemptedAt });

@@ -2,6 +2,8 @@
 // writes, the dispatcher, the webhookDelivery process on a real worker, the HTTP sender, and a
 // receiver that verifies every signature with the standardwebhooks package.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createWebhookSender } from '../../../integrations/webhooks/http-sender';
+import { attemptWebhookDelivery } from '../../../services/webhooks/attempt-delivery';
 import { client } from '../../support/app';
 import { expectProblem } from '../../support/fixtures';
 import { startWebhookReceiver, type WebhookReceiver } from '../../stand-ins/webhook-receiver/server';
@@ -184,6 +186,23 @@ describe('webhook delivery', () => {
     await sendTest(e.id);
     const [item] = await logUntil(ctx, t.asOwner, e.id, settled);
     expect(item!.attempts[0]!.responseBody).toBe('x'.repeat(4096));
+  });
+
+  it('an attempt run again after it was recorded (its worker died before reporting) sends nothing and returns what remains of its wait', async () => {
+    const path = nextPath('repeat');
+    receiver.script(path, () => ({ status: 503, headers: { 'Retry-After': '120' } }));
+    const e = await createEndpoint(ctx, t.asOwner, receiver, path);
+    const d = await sendTest(e.id);
+    await receiver.next(path, 1);
+    const [waiting] = await logUntil(ctx, t.asOwner, e.id, (items) => items[0]?.attempts.length === 1);
+    const sender = createWebhookSender(ctx.settings);
+    const again = await attemptWebhookDelivery({ db: ctx.db.db, settings: ctx.settings, sender }, { tenantId: t.id, deliveryId: d.id, attempt: 1 });
+    const remaining = Date.parse(waiting!.nextAttemptAt!) - Date.now();
+    expect(again).toMatchObject({ next: 'retry' });
+    expect(again.next === 'retry' && again.waitMs).toBeGreaterThanOrEqual(remaining);
+    expect(again.next === 'retry' && again.waitMs).toBeLessThanOrEqual(120_000);
+    expect(receiver.received(path)).toHaveLength(1);
+    expect((await deliveryLog(ctx, t.asOwner, e.id))[0]).toMatchObject({ state: 'PENDING', attemptCount: 1, nextAttemptAt: waiting!.nextAttemptAt });
   });
 
   it('a deleted endpoint stops its waiting deliveries', async () => {

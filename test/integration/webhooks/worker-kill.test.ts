@@ -50,6 +50,16 @@ async function startWorkerProcess(): Promise<ChildProcess> {
   return child;
 }
 
+/** Resolves once the workflow's history holds a started timer. */
+async function timerStarted(workflowId: string): Promise<void> {
+  const handle = new Client({ connection }).workflow.getHandle(workflowId);
+  for (;;) {
+    const { events } = await handle.fetchHistory();
+    if (events?.some((event) => event.timerStartedEventAttributes)) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
   connection = await Connection.connect({ address: servers().temporalAddress });
@@ -69,12 +79,16 @@ describe('a worker killed mid-retry', () => {
     receiver.script('/kill', (n) => (n === 1 ? { status: 503, body: 'down for a moment' } : { status: 200 }));
     const e = await createEndpoint(ctx, t.asOwner, receiver, '/kill');
     const first = await startWorkerProcess();
-    expect((await api.post(`/api/webhook-endpoints/${e.id}/test`, t.asOwner)).status).toBe(202);
+    const sent = await api.post(`/api/webhook-endpoints/${e.id}/test`, t.asOwner);
+    expect(sent.status).toBe(202);
 
-    // The first attempt failed and is recorded, with its retry due: the process now waits on its timer.
+    // The first attempt failed and is recorded, with its retry due, and its outcome reached the
+    // process, which now waits on its timer. (The row alone is not enough: a worker killed between
+    // its commit and its report is the other case, delivery.test.ts's repeated attempt.)
     await receiver.next('/kill', 1);
     const [failedOnce] = await logUntil(ctx, t.asOwner, e.id, (items) => items[0]?.attempts.length === 1);
     expect(failedOnce).toMatchObject({ state: 'PENDING', attemptCount: 1, nextAttemptAt: expect.any(String) });
+    await timerStarted(`webhooks:${t.id}:${sent.json.id}`);
     first.kill('SIGKILL');
     await once(first, 'exit');
     expect(receiver.received('/kill')).toHaveLength(1);
