@@ -42,6 +42,9 @@ export async function startWorkerProcess(
     workflowsPath,
     workerDeploymentOptions: workerDeploymentOptionsFor(version),
     activities: createActivities({ db: runtime.database.db, settings, logger, s3: runtime.s3, sealPdf: createSealer({ settings, logger }) }),
+    // Heartbeats reach Temporal at least every 5 s (the default sends one per 80 % of an activity's
+    // heartbeat timeout): a webhook attempt's 20 s timeout then spans four, not one and a bit.
+    maxHeartbeatThrottleInterval: '5 seconds',
     // Workflow and activity spans continue the trace the dispatcher's start carried in its headers.
     plugins: tracing ? [new OpenTelemetryPlugin({ resource: tracing.resource, spanProcessor: tracing.spanProcessor })] : [],
   });
