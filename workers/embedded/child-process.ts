@@ -7,7 +7,7 @@
 // util-linux `setpriv` exists the kernel's parent-death signal covers even a
 // SIGKILLed parent.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readSync, fstatSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, fstatSync, writeSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { constants as osConstants } from 'node:os';
 import { dirname } from 'node:path';
@@ -299,18 +299,55 @@ const handedOut = new Set<number>();
 const HANDED_OUT_KEPT = 4096;
 
 /**
- * A port the OS considers free right now and this process has not handed out before (a small
- * race with other processes remains until the server binds it).
+ * A port free right now that this process has not handed out before. Drawn at random below the
+ * kernel's ephemeral range where there is one (Linux): a port the kernel hands out for port 0
+ * comes from that range, the same one every outgoing connection's local port comes from, so a
+ * client connecting anywhere (PostgreSQL's, Temporal's, a test's own) could take it between this
+ * answer and the server's bind (a test run beside another lost SeaweedFS's S3 port between the
+ * two: "address already in use"). Below the range only another listener can take it, and two
+ * runs drawing at random from some 20,000 ports rarely meet. Elsewhere the kernel's choice.
  */
 export async function getFreePort(host = '127.0.0.1'): Promise<number> {
   for (;;) {
-    const port = await askForPort(host);
+    const port = (await drawListenPort(host)) ?? (await askForPort(host));
     if (!handedOut.has(port)) {
       handedOut.add(port);
       if (handedOut.size > HANDED_OUT_KEPT) handedOut.delete(handedOut.values().next().value as number);
       return port;
     }
   }
+}
+
+/** The first port drawn from: above the well-known and most registered ones. */
+const LISTEN_PORTS_FROM = 10_000;
+const EPHEMERAL_FROM = ephemeralRangeStart();
+
+function ephemeralRangeStart(): number | undefined {
+  try {
+    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    return Number.isInteger(low) && low - LISTEN_PORTS_FROM >= 1_000 ? low : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A random port below the ephemeral range that binds right now; undefined when there is no such range or none was found. */
+async function drawListenPort(host: string): Promise<number | undefined> {
+  if (EPHEMERAL_FROM === undefined) return undefined;
+  for (let tries = 0; tries < 64; tries++) {
+    const port = LISTEN_PORTS_FROM + Math.floor(Math.random() * (EPHEMERAL_FROM - LISTEN_PORTS_FROM));
+    if (!handedOut.has(port) && (await canListen(host, port))) return port;
+  }
+  return undefined;
+}
+
+function canListen(host: string, port: number): Promise<boolean> {
+  return new Promise((resolvePromise) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', () => resolvePromise(false));
+    server.listen(port, host, () => server.close(() => resolvePromise(true)));
+  });
 }
 
 function askForPort(host: string): Promise<number> {
