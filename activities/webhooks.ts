@@ -15,7 +15,7 @@ export interface WebhookActivityDeps extends CoreActivityDeps {
  * few of these, so an attempt on a worker that died is run again in seconds, not after its
  * start-to-close timeout (which must cover the POST's own timeout, up to 2 minutes).
  */
-export const WEBHOOK_HEARTBEAT_MS = 5_000;
+const WEBHOOK_HEARTBEAT_MS = 5_000;
 
 export function createWebhookActivities(deps: WebhookActivityDeps) {
   const { db, settings, webhookSender } = deps;
