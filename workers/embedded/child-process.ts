@@ -336,29 +336,24 @@ async function drawListenPort(host: string): Promise<number | undefined> {
   if (EPHEMERAL_FROM === undefined) return undefined;
   for (let tries = 0; tries < 64; tries++) {
     const port = LISTEN_PORTS_FROM + Math.floor(Math.random() * (EPHEMERAL_FROM - LISTEN_PORTS_FROM));
-    if (!handedOut.has(port) && (await canListen(host, port))) return port;
+    if (await bindOnce(host, port).then(() => true, () => false)) return port;
   }
   return undefined;
 }
 
-function canListen(host: string, port: number): Promise<boolean> {
-  return new Promise((resolvePromise) => {
-    const server = createServer();
-    server.unref();
-    server.once('error', () => resolvePromise(false));
-    server.listen(port, host, () => server.close(() => resolvePromise(true)));
-  });
-}
+/** The kernel's choice of a free port. */
+const askForPort = (host: string) => bindOnce(host, 0);
 
-function askForPort(host: string): Promise<number> {
+/** Binds `port` (0: any), lets it go, and answers the port bound; rejects when it cannot bind. */
+function bindOnce(host: string, port: number): Promise<number> {
   return new Promise((resolvePromise, reject) => {
     const server = createServer();
     server.unref();
     server.once('error', reject);
-    server.listen(0, host, () => {
+    server.listen(port, host, () => {
       const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => (port ? resolvePromise(port) : reject(new Error('no port assigned'))));
+      const bound = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => (bound ? resolvePromise(bound) : reject(new Error('no port assigned'))));
     });
   });
 }

@@ -21,6 +21,7 @@ const ctx = useWebhookApp({ 'webhooks.retry-schedule': [3_000, 3_000] });
 const api = client(ctx);
 let receiver: WebhookReceiver;
 let connection: Connection;
+let temporal: Client;
 let dispatcher: ReturnType<typeof testDispatcher>;
 const children: ChildProcess[] = [];
 
@@ -52,7 +53,7 @@ async function startWorkerProcess(): Promise<ChildProcess> {
 
 /** Resolves once the workflow's history holds a started timer. */
 async function timerStarted(workflowId: string): Promise<void> {
-  const handle = new Client({ connection }).workflow.getHandle(workflowId);
+  const handle = temporal.workflow.getHandle(workflowId);
   for (;;) {
     const { events } = await handle.fetchHistory();
     if (events?.some((event) => event.timerStartedEventAttributes)) return;
@@ -63,7 +64,8 @@ async function timerStarted(workflowId: string): Promise<void> {
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
   connection = await Connection.connect({ address: servers().temporalAddress });
-  dispatcher = testDispatcher(ctx, { client: new Client({ connection }), taskQueue }, ['WEBHOOKS']);
+  temporal = new Client({ connection });
+  dispatcher = testDispatcher(ctx, { client: temporal, taskQueue }, ['WEBHOOKS']);
   await dispatcher.start();
 });
 afterAll(async () => {
