@@ -38,13 +38,22 @@ function readingOf(row: SlaClockListRow, cal: ClockCalendar | null, now: number)
   };
 }
 
-/** One clock with its history; 404 `sla-clock-not-found` when unknown or another tenant's. */
-export async function readSlaClock(deps: SlaClockDeps, key: { tenantId: string; id: string }): Promise<SlaClockReading> {
-  const row = await getSlaClock(deps.db, key);
-  if (!row) throw notFound('SLA clock', 'sla-clock-not-found');
-  const cal = await clockCalendarOf(deps.db, deps.compiledCalendars, { tenantId: row.tenantId, calendarId: row.effectiveCalendarId });
-  const history = await listSlaClockEvents(deps.db, { clockId: row.id, limit: CLOCK_HISTORY_LIMIT });
-  return { ...readingOf(row, cal, (deps.clock?.() ?? new Date()).getTime()), history };
+/**
+ * One clock with its history; 404 `sla-clock-not-found` when unknown or another tenant's. Read in
+ * one snapshot: a step committing between the reads would otherwise show a history whose
+ * `recomputed` entry moved the due date beside the due date from before it (a suite run read that).
+ */
+export function readSlaClock(deps: SlaClockDeps, key: { tenantId: string; id: string }): Promise<SlaClockReading> {
+  return deps.db.transaction(
+    async (tx) => {
+      const row = await getSlaClock(tx, key);
+      if (!row) throw notFound('SLA clock', 'sla-clock-not-found');
+      const cal = await clockCalendarOf(tx, deps.compiledCalendars, { tenantId: row.tenantId, calendarId: row.effectiveCalendarId });
+      const history = await listSlaClockEvents(tx, { clockId: row.id, limit: CLOCK_HISTORY_LIMIT });
+      return { ...readingOf(row, cal, (deps.clock?.() ?? new Date()).getTime()), history };
+    },
+    { isolationLevel: 'repeatable read', accessMode: 'read only' },
+  );
 }
 
 export interface SlaClockListRequest {
