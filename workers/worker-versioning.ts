@@ -57,6 +57,14 @@ export interface PromoteOptions {
   onlyIfNoCurrent?: boolean;
   /** How long to wait for the build's pollers to register and the routing to reach every task queue. */
   timeoutMs?: number;
+  /**
+   * Wait only until this task queue's workflow queue routes to the build, not for
+   * the deployment to record that every partition of every queue has it. Only for a deployment
+   * with no other build: a start that meets a partition before the routing does waits in that
+   * partition's backlog, which Temporal dispatches by the routing it holds when it hands the task
+   * out, so it still lands on this build.
+   */
+  awaitTaskQueue?: string;
 }
 
 export type PromoteOutcome = 'promoted' | 'ramping' | 'already-current' | 'another-is-current';
@@ -87,7 +95,7 @@ export async function promoteBuild(service: WorkflowService, options: PromoteOpt
           conflictToken: described.conflictToken,
           identity: IDENTITY,
         });
-        await waitForRouting(service, options, deadline);
+        await (options.awaitTaskQueue ? waitForTaskQueue(service, options, options.awaitTaskQueue, deadline) : waitForRouting(service, options, deadline));
         return 'promoted';
       }
       await service.setWorkerDeploymentRampingVersion({
@@ -119,6 +127,18 @@ async function waitForRouting(service: WorkflowService, options: PromoteOptions,
     if (Date.now() > deadline) {
       throw new Error(`${options.version.deploymentName}: routing update state ${d.workerDeploymentInfo?.routingConfigUpdateState}, not completed in time`);
     }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const WORKFLOW_QUEUE = 1; // TASK_QUEUE_TYPE_WORKFLOW
+
+// Only the workflow queue: a run's activities go to its own build, whatever their queue's routing.
+async function waitForTaskQueue(service: WorkflowService, options: PromoteOptions, taskQueue: string, deadline: number) {
+  for (;;) {
+    const d = await service.describeTaskQueue({ namespace: options.namespace, taskQueue: { name: taskQueue }, taskQueueType: WORKFLOW_QUEUE });
+    if (d.versioningInfo?.currentDeploymentVersion?.buildId === options.version.buildId) return;
+    if (Date.now() > deadline) throw new Error(`${taskQueue}: does not route to ${options.version.buildId} in time`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }

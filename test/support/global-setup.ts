@@ -1,5 +1,5 @@
 import { S3Client } from '@aws-sdk/client-s3';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import postgres from 'postgres';
@@ -108,6 +108,10 @@ export default async function setup(project: TestProject) {
 
   return async () => {
     for (const stop of stops.reverse()) await stop().catch((e) => log(`stop failed: ${String(e)}`));
+    // Temporal's own log (warnings and up) outlives the run's folder: a test that timed out
+    // waiting on the server is read against it.
+    await mkdir(SUITE_LOG_DIR, { recursive: true });
+    await copyFile(join(root, 'temporal.log'), join(SUITE_LOG_DIR, 'temporal-server.log')).catch(() => undefined);
     await rm(root, { recursive: true, force: true });
   };
 }

@@ -45,7 +45,9 @@ export async function startTestWorker(
   const running = worker.run();
   const connection = await Connection.connect({ address });
   const client = new Client({ connection });
-  await promoteBuild(connection.workflowService, { namespace: 'default', version }).catch(async (err) => {
+  // The deployment is this queue's alone, so waiting for Temporal's own record that the routing
+  // reached every partition adds nothing a test needs (and stalled for minutes in a loaded run).
+  await promoteBuild(connection.workflowService, { namespace: 'default', version, awaitTaskQueue: taskQueue }).catch(async (err) => {
     worker.shutdown();
     await running;
     await nativeConnection.close();
