@@ -23,7 +23,8 @@
  * - Substitute days (`substitute: true` in date-holidays, e.g. a Monday off for a Sunday holiday) are
  *   flagged `substitute: true`.
  */
-import Holidays, { type HolidaysTypes } from 'date-holidays';
+import { createRequire } from 'node:module';
+import type { HolidaysTypes } from 'date-holidays';
 import { invalidInput } from './errors.js';
 import {
   DAY_MS,
@@ -37,6 +38,18 @@ import {
   wallToInstant,
 } from './local-time.js';
 import type { SnapshotHoliday } from './types.js';
+
+type HolidaysClass = typeof import('date-holidays').default;
+let holidaysClass: HolidaysClass | undefined;
+/**
+ * date-holidays, loaded by the first import or preview: its data for every country is 8-9 MiB of
+ * a node's heap, which each full collection of a node that never imports holidays would mark again.
+ */
+function newHolidays(...args: [] | [country: string] | [country: string, region: string]): InstanceType<HolidaysClass> {
+  // Its CommonJS build exports the class itself.
+  const H = (holidaysClass ??= createRequire(import.meta.url)('date-holidays') as HolidaysClass);
+  return args.length === 2 ? new H(args[0], args[1]) : args.length === 1 ? new H(args[0]) : new H();
+}
 
 export type HolidayImportType = HolidaysTypes.HolidayType;
 export const HOLIDAY_IMPORT_TYPES: readonly HolidayImportType[] = ['public', 'bank', 'optional', 'school', 'observance'];
@@ -81,7 +94,7 @@ let countriesCache: AvailableCountry[] | undefined;
 /** Countries with holiday data and their regions, sorted by code (computed once, offline data). */
 export function listAvailableCountries(): AvailableCountry[] {
   if (!countriesCache) {
-    const hd = new Holidays();
+    const hd = newHolidays();
     const countries = hd.getCountries('en');
     countriesCache = Object.keys(countries)
       .sort()
@@ -194,7 +207,7 @@ export function previewHolidays(request: HolidayPreviewRequest): ImportedHoliday
       throw invalidInput(`unknown holiday type "${String(t)}"`, [{ path: ['types'], message: 'unknown type' }]);
     }
   }
-  const hd = region ? new Holidays(country, region) : new Holidays(country);
+  const hd = region ? newHolidays(country, region) : newHolidays(country);
   const tz = hd.getTimezones()[0];
   const zone = tz !== undefined && isValidTimeZone(tz) ? tz : 'UTC';
   const yearSet = new Set(years);

@@ -10,7 +10,10 @@
 // - the document sets a ready flag (`<html data-ready="1">`) once its fonts are laid out; the
 //   printer waits for it, then prints A4 with margins and backgrounds;
 // - one deadline (`render.timeout-ms`) bounds the whole render; past it the context is closed.
-import { chromium, type Browser } from 'playwright-core';
+// playwright-core is loaded with the first launch, not with the module: it is a third of a node's
+// heap (35 of ~110 MiB on Node 24), which every full collection of a node that never prints
+// would mark again (docs/documents.md "Benchmark").
+import type { Browser } from 'playwright-core';
 import { AppError } from '../../domain/errors';
 
 export interface PdfPrinter {
@@ -39,8 +42,8 @@ export class ChromiumPrinter implements PdfPrinter {
   private ensureBrowser(): Promise<Browser> {
     if (this.closed) return Promise.reject(new AppError('renderer-unavailable', 'The PDF renderer is shut down'));
     if (!this.browser) {
-      const launching = chromium
-        .launch({
+      const launching = import('playwright-core')
+        .then(({ chromium }) => chromium.launch({
           executablePath: this.options.executablePath,
           args: CHROMIUM_ARGS,
           headless: true,
@@ -49,7 +52,7 @@ export class ChromiumPrinter implements PdfPrinter {
           handleSIGTERM: false,
           handleSIGHUP: false,
           timeout: this.options.timeoutMs,
-        })
+        }))
         .then((browser) => {
           browser.on('disconnected', () => {
             if (this.browser === launching) this.browser = undefined;
