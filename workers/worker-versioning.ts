@@ -136,8 +136,13 @@ const WORKFLOW_QUEUE = 1; // TASK_QUEUE_TYPE_WORKFLOW
 // Only the workflow queue: a run's activities go to its own build, whatever their queue's routing.
 async function waitForTaskQueue(service: WorkflowService, options: PromoteOptions, taskQueue: string, deadline: number) {
   for (;;) {
-    const d = await service.describeTaskQueue({ namespace: options.namespace, taskQueue: { name: taskQueue }, taskQueueType: WORKFLOW_QUEUE });
-    if (d.versioningInfo?.currentDeploymentVersion?.buildId === options.version.buildId) return;
+    // A failed look is looked at again here: back in promoteBuild's loop it would find the build
+    // current already and return without this wait.
+    const d = await service.describeTaskQueue({ namespace: options.namespace, taskQueue: { name: taskQueue }, taskQueueType: WORKFLOW_QUEUE }).catch((err: unknown) => {
+      if (isRetryable(err)) return undefined;
+      throw err;
+    });
+    if (d?.versioningInfo?.currentDeploymentVersion?.buildId === options.version.buildId) return;
     if (Date.now() > deadline) throw new Error(`${taskQueue}: does not route to ${options.version.buildId} in time`);
     await new Promise((r) => setTimeout(r, 100));
   }
