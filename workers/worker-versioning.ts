@@ -122,11 +122,10 @@ export async function promoteBuild(service: WorkflowService, options: PromoteOpt
 
 async function waitForRouting(service: WorkflowService, options: PromoteOptions, deadline: number) {
   for (;;) {
-    const d = await service.describeWorkerDeployment({ namespace: options.namespace, deploymentName: options.version.deploymentName });
-    if (d.workerDeploymentInfo?.routingConfigUpdateState === COMPLETED) return;
-    if (Date.now() > deadline) {
-      throw new Error(`${options.version.deploymentName}: routing update state ${d.workerDeploymentInfo?.routingConfigUpdateState}, not completed in time`);
-    }
+    const d = await lookAgainOnRetryable(service.describeWorkerDeployment({ namespace: options.namespace, deploymentName: options.version.deploymentName }));
+    const state = d?.workerDeploymentInfo?.routingConfigUpdateState;
+    if (state === COMPLETED) return;
+    if (Date.now() > deadline) throw new Error(`${options.version.deploymentName}: routing update state ${state}, not completed in time`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -136,16 +135,22 @@ const WORKFLOW_QUEUE = 1; // TASK_QUEUE_TYPE_WORKFLOW
 // Only the workflow queue: a run's activities go to its own build, whatever their queue's routing.
 async function waitForTaskQueue(service: WorkflowService, options: PromoteOptions, taskQueue: string, deadline: number) {
   for (;;) {
-    // A failed look is looked at again here: back in promoteBuild's loop it would find the build
-    // current already and return without this wait.
-    const d = await service.describeTaskQueue({ namespace: options.namespace, taskQueue: { name: taskQueue }, taskQueueType: WORKFLOW_QUEUE }).catch((err: unknown) => {
-      if (isRetryable(err)) return undefined;
-      throw err;
-    });
+    const d = await lookAgainOnRetryable(service.describeTaskQueue({ namespace: options.namespace, taskQueue: { name: taskQueue }, taskQueueType: WORKFLOW_QUEUE }));
     if (d?.versioningInfo?.currentDeploymentVersion?.buildId === options.version.buildId) return;
     if (Date.now() > deadline) throw new Error(`${taskQueue}: does not route to ${options.version.buildId} in time`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/**
+ * A look that failed for a passing reason is undefined (look again): thrown back into
+ * promoteBuild's loop, it would find the build current already and return without the wait.
+ */
+function lookAgainOnRetryable<T>(look: Promise<T>): Promise<T | undefined> {
+  return look.catch((err: unknown) => {
+    if (isRetryable(err)) return undefined;
+    throw err;
+  });
 }
 
 // gRPC status codes: ABORTED 10 (conflict token), FAILED_PRECONDITION 9, NOT_FOUND 5, UNAVAILABLE 14.
