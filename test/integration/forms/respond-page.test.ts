@@ -172,7 +172,17 @@ describe('hosted respond page in Chromium', () => {
     expect(r.status, r.text).toBe(201);
     const token = r.json.token as string;
     const { page, errors, close } = await openHostedPage(browser, pageUrl(token));
+    // The saved files are listed before the form is shown: a form on screen before its handlers
+    // were on let a quick Send submit it the browser's way, unchecked (a loaded run did).
+    const listUrl = `**/api/public/form-instances/${token}/documents`;
+    let shownBeforeList: boolean | undefined;
+    await page.route(listUrl, async (route) => {
+      if (route.request().method() === 'GET') shownBeforeList ??= await page.locator('#hosted-form').isVisible();
+      await route.continue();
+    });
     await enterCode(page, token, email, 1);
+    expect(shownBeforeList).toBe(false);
+    await page.unroute(listUrl);
 
     // Submitting without the file: the field says it is required.
     await page.locator('#f-answer').fill('Train to Leeds');

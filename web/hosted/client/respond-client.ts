@@ -144,12 +144,16 @@ async function openForm(focus = false) {
   const view = (await res.json()) as RecipientForm;
   const values = { ...view.prefill, ...view.data };
   const locked = new Map(view.schema.fields.filter((f) => view.roles[f.key] === 'PREPARER').map((f) => [f.key, LOCKED_NOTE]));
+  const sent = view.state === 'SUBMITTED' || view.state === 'PROCESSED';
+  // Fetched before the form is shown: from the moment it is on screen to the moment its handlers
+  // are on, a Send would submit it the browser's way, past the page's checks.
+  const saved = sent ? {} : await savedFiles(view.schema, values);
   // formMarkup escapes every schema text (hono/html), so this markup carries no script or handler.
   formStep.innerHTML = String(formMarkup(view.schema, values, { locked }));
   document.title = view.schema.title;
   codeStep.hidden = true;
   formStep.hidden = false;
-  if (view.state === 'SUBMITTED' || view.state === 'PROCESSED') return showDone();
+  if (sent) return showDone();
   const files = fileUploads(view.schema, {
     upload: (body) => fetch(`${page.apiUrl}/documents`, { method: 'POST', headers: { Authorization: `Bearer ${accessToken}` }, body }),
     remove: (id) => api(`/documents/${encodeURIComponent(id)}`, { method: 'DELETE' }),
@@ -158,7 +162,7 @@ async function openForm(focus = false) {
   // A sender-set file field keeps the sender's value as it is.
   const filesOf = (key: string) => (locked.has(key) ? ((values[key] as string[] | undefined) ?? []) : files.filesOf(key));
   const fields = formFields(view.schema, form, document.getElementById('error-summary')!, { locked: new Set(locked.keys()), filesOf });
-  files.restore(await savedFiles(view.schema, values));
+  files.restore(saved);
   wireForm(view.schema, fields, files);
   if (focus) document.getElementById('form-title')!.focus();
 }
