@@ -120,24 +120,35 @@ export async function promoteBuild(service: WorkflowService, options: PromoteOpt
   }
 }
 
-async function waitForRouting(service: WorkflowService, options: PromoteOptions, deadline: number) {
-  for (;;) {
-    const d = await lookAgainOnRetryable(service.describeWorkerDeployment({ namespace: options.namespace, deploymentName: options.version.deploymentName }));
-    const state = d?.workerDeploymentInfo?.routingConfigUpdateState;
-    if (state === COMPLETED) return;
-    if (Date.now() > deadline) throw new Error(`${options.version.deploymentName}: routing update state ${state}, not completed in time`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+function waitForRouting(service: WorkflowService, options: PromoteOptions, deadline: number) {
+  const { namespace, version } = options;
+  return pollUntil(
+    () => service.describeWorkerDeployment({ namespace, deploymentName: version.deploymentName }),
+    (d) => d?.workerDeploymentInfo?.routingConfigUpdateState === COMPLETED,
+    deadline,
+    (d) => `${version.deploymentName}: routing update state ${d?.workerDeploymentInfo?.routingConfigUpdateState}, not completed in time`,
+  );
 }
 
 const WORKFLOW_QUEUE = 1; // TASK_QUEUE_TYPE_WORKFLOW
 
 // Only the workflow queue: a run's activities go to its own build, whatever their queue's routing.
-async function waitForTaskQueue(service: WorkflowService, options: PromoteOptions, taskQueue: string, deadline: number) {
+function waitForTaskQueue(service: WorkflowService, options: PromoteOptions, taskQueue: string, deadline: number) {
+  const { namespace, version } = options;
+  return pollUntil(
+    () => service.describeTaskQueue({ namespace, taskQueue: { name: taskQueue }, taskQueueType: WORKFLOW_QUEUE }),
+    (d) => d?.versioningInfo?.currentDeploymentVersion?.buildId === version.buildId,
+    deadline,
+    () => `${taskQueue}: does not route to ${version.buildId} in time`,
+  );
+}
+
+/** Looks every 100 ms until `done` holds, or throws `late` (given the last answer) past the deadline. */
+async function pollUntil<T>(look: () => Promise<T>, done: (answer: T | undefined) => boolean, deadline: number, late: (answer: T | undefined) => string) {
   for (;;) {
-    const d = await lookAgainOnRetryable(service.describeTaskQueue({ namespace: options.namespace, taskQueue: { name: taskQueue }, taskQueueType: WORKFLOW_QUEUE }));
-    if (d?.versioningInfo?.currentDeploymentVersion?.buildId === options.version.buildId) return;
-    if (Date.now() > deadline) throw new Error(`${taskQueue}: does not route to ${options.version.buildId} in time`);
+    const answer = await lookAgainOnRetryable(look());
+    if (done(answer)) return;
+    if (Date.now() > deadline) throw new Error(late(answer));
     await new Promise((r) => setTimeout(r, 100));
   }
 }

@@ -47,8 +47,8 @@ let holidaysClass: HolidaysClass | undefined;
  */
 function newHolidays(...args: [] | [country: string] | [country: string, region: string]): InstanceType<HolidaysClass> {
   // Its CommonJS build exports the class itself.
-  const H = (holidaysClass ??= createRequire(import.meta.url)('date-holidays') as HolidaysClass);
-  return args.length === 2 ? new H(args[0], args[1]) : args.length === 1 ? new H(args[0]) : new H();
+  holidaysClass ??= createRequire(import.meta.url)('date-holidays') as HolidaysClass;
+  return Reflect.construct(holidaysClass, args) as InstanceType<HolidaysClass>;
 }
 
 export type HolidayImportType = HolidaysTypes.HolidayType;
