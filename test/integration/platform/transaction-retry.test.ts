@@ -46,7 +46,10 @@ describe('withTransactionRetry', () => {
         await tx.execute(sql`update retry_probe set n = n + 1 where id = ${second}`);
       });
     await Promise.all([crosswise(1, 2), crosswise(2, 1)]);
-    expect(runs).toBe(3);
+    // At least one deadlock, so at least one run again. Not exactly one: on a loaded machine the
+    // victim's rerun can take its first row again before the survivor has woken to take it, and
+    // the two deadlock once more (a Node 24 suite run saw four runs); the rows below still hold.
+    expect(runs).toBeGreaterThanOrEqual(3);
     const rows = await db.db.execute(sql`select id, n from retry_probe order by id`);
     expect(rows).toEqual([{ id: 1, n: 3 }, { id: 2, n: 2 }]);
   });
