@@ -118,9 +118,11 @@ describe('seal timestamp authority', () => {
       const stamp = createTimestamper({ urls: [url, url, url], timeoutMs: 300, totalBudgetMs: 450 });
       const err = await sealRejection(stamp(new Uint8Array([1, 2, 3])));
       expect(err.code).toBe('timestamp-unavailable');
-      // The first two were asked and cut off (their own time-out, then the budget); the third never.
-      expect(err.detail.match(/aborted due to timeout/g), err.detail).toHaveLength(2);
-      expect(err.detail).toMatch(/aborted due to timeout; [^;]*: not asked \(time budget spent\)\)$/);
+      // The first was asked and cut off; the third never asked. Whether the second was asked
+      // depends on when the first's time-out fired: late on a loaded machine, the budget was spent
+      // by then (a Node 20 suite run saw that), so only the ends are certain.
+      expect(err.detail).toMatch(/\([^;]*: [^;]*aborted due to timeout;/);
+      expect(err.detail).toMatch(/; [^;]*: not asked \(time budget spent\)\)$/);
     }));
 
   it('bounds the wait for a silent authority by signatures.tsa-timeout-ms', () =>
