@@ -4,7 +4,7 @@
 // - startLineChild: the child prints one JSON line on stdout once ready and exits when its stdin
 //   closes (observability-server, otlp-sink);
 // - forkPortChild: the child sends `{ port }` over IPC once listening and exits when the parent
-//   disconnects (documents-server, render-server, passthrough-server).
+//   disconnects (documents-server, render-server, passthrough-server, contract-floor-server).
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
