@@ -2,6 +2,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { DocumentWithoutBytesError, rescanDocument, type ScanPendingInput, type ScanPendingResult } from '../services/documents/rescan-document';
 import { findPurgeCandidates, markExpiredDocuments, type RetentionPurgeBatch, type RetentionPurgeFindings } from '../services/documents/retention-purge';
 import type { ActivityDeps } from './deps';
+import { whileHeartbeating } from './heartbeat';
 
 /** Inputs and results of the document activities, as the documentScan and retentionPurge workflows name them. */
 export type { RetentionPurgeBatch, RetentionPurgeFindings, ScanPendingInput, ScanPendingResult };
@@ -14,11 +15,15 @@ export function createDocumentActivities(deps: Pick<ActivityDeps, 'db' | 'settin
     /**
      * The durable retry of a scan that failed at finalize: rescan the stored version, retain it
      * when clean, and settle the row (optimistic). Scanner or storage failures throw a plain
-     * error, so Temporal retries with backoff; the row stays PENDING meanwhile.
+     * error, so Temporal retries with backoff; the row stays PENDING meanwhile. Heartbeats while
+     * the bytes stream to clamd: a scan on a worker that died runs again after the workflow's
+     * heartbeat timeout, not after its 10-minute start-to-close timeout.
      */
     async scanPendingDocument(input: ScanPendingInput): Promise<ScanPendingResult> {
       try {
-        return await rescanDocument({ db, settings, store: documents.store, scanner: documents.scanner, now: () => new Date(), log }, input);
+        return await whileHeartbeating(() =>
+          rescanDocument({ db, settings, store: documents.store, scanner: documents.scanner, now: () => new Date(), log }, input),
+        );
       } catch (err) {
         if (err instanceof DocumentWithoutBytesError) throw ApplicationFailure.nonRetryable(err.message, 'DocumentWithoutBytes');
         throw err;

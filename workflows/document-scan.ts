@@ -16,7 +16,10 @@ type OutboxActivities = ReturnType<typeof createOutboxActivities>;
  */
 export async function documentScan(input: DocumentScanInput): Promise<ScanPendingResult> {
   const { scanPendingDocument } = proxyActivities<DocumentActivities>({
+    // A scan streams the stored version to clamd (bounded by docstore.clamav-timeout-ms); the activity
+    // heartbeats every 5 s (activities/heartbeat.ts), so one on a worker that died runs again after 20 s.
     startToCloseTimeout: '10 minutes',
+    heartbeatTimeout: '20 seconds',
     retry: {
       initialInterval: input.retry.initialMs,
       backoffCoefficient: 2,

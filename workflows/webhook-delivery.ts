@@ -16,7 +16,7 @@ export type { WebhookDeliveryInput };
 export async function webhookDelivery(input: WebhookDeliveryInput): Promise<WebhookDeliveryState> {
   const { attemptWebhookDelivery } = proxyActivities<WebhookActivities>({
     // The POST is bounded by webhooks.timeout-ms (at most 2 min); the rest is a few queries. The
-    // attempt heartbeats every 5 s (activities/webhooks.ts): one on a worker that died runs again
+    // attempt heartbeats every 5 s (activities/heartbeat.ts): one on a worker that died runs again
     // after 20 s, and a repeat of an attempt already recorded sends nothing.
     startToCloseTimeout: '5 minutes',
     heartbeatTimeout: '20 seconds',

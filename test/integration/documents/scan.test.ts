@@ -180,8 +180,13 @@ describe('scanning at finalize (docstore.scan=clamav, real clamd)', () => {
       const o = await getOutboxRow(ctx.db.db, 'DOCUMENTS', t.id, `scan-${id}`);
       return o?.state === 'CLOSED' ? o : undefined;
     });
-    const result = await worker.client.workflow.getHandle(outbox.workflowId).result();
-    expect(result).toEqual({ docId: id, status: 'READY', settledHere: true });
+    const handle = worker.client.workflow.getHandle(outbox.workflowId);
+    expect(await handle.result()).toEqual({ docId: id, status: 'READY', settledHere: true });
+    // Every attempt had a heartbeat timeout: one on a worker that died is run again after 20 s,
+    // not after the 10-minute start-to-close timeout (the activity heartbeats while it scans).
+    const { events } = await handle.fetchHistory();
+    const scheduled = (events ?? []).flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes] : []));
+    expect(scheduled.map((a) => [a.activityType?.name, String(a.heartbeatTimeout?.seconds)])).toContainEqual(['scanPendingDocument', '20']);
     expect((await api.get(`/api/documents/${id}/content`, t.as('writer'))).status).toBe(200);
   });
 
