@@ -60,7 +60,7 @@ export function requestLogBindings(t: RequestTrace | undefined): { traceId: stri
 }
 
 /** Runs the rest of the request (`answer`) in its trace: inside the span's context for a write; then ends the span. */
-export async function runTraced(c: Context<AppEnv>, t: RequestTrace, answer: () => Promise<void>): Promise<void> {
+export async function runTraced(c: Context<AppEnv>, t: RequestTrace, answer: () => Promise<void> | undefined): Promise<void> {
   try {
     await (t.scope ? context.with(t.scope, answer) : answer());
   } finally {
