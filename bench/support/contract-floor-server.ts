@@ -11,17 +11,13 @@ import type { AddressInfo } from 'node:net';
 import { ByteCounter } from '../../domain/documents/byte-counter';
 import { streamedUpload } from '../../integrations/docstore/streamed-upload';
 import { loadSettings } from '../../workers/config';
-import { createS3Client } from '../../workers/runtime';
+import { childS3Client } from './child-s3';
 
 /** The proxy's own margin for what may follow the file part (api/documents/upload.ts). */
 const ENVELOPE_BYTES = 64 * 1024;
 
 const settings = loadSettings();
-const s3 = createS3Client(settings, {
-  endpoint: settings['s3.endpoint']!,
-  accessKeyId: settings['s3.access-key-id'] ?? '',
-  secretAccessKey: settings['s3.secret-access-key'] ?? '',
-});
+const s3 = childS3Client(settings);
 const Bucket = settings['s3.bucket'];
 let uploads = 0;
 

@@ -6,15 +6,11 @@ import { startServer } from '../../api/server';
 import { createDatabase } from '../../db/client';
 import { mailerFor } from '../../integrations/mail/mailer';
 import { loadSettings } from '../../workers/config';
-import { createS3Client } from '../../workers/runtime';
+import { childS3Client } from './child-s3';
 
 const settings = loadSettings();
 const database = createDatabase(settings['database.url']!, { max: settings['database.pool-size'] });
-const s3 = createS3Client(settings, {
-  endpoint: settings['s3.endpoint']!,
-  accessKeyId: settings['s3.access-key-id'] ?? '',
-  secretAccessKey: settings['s3.secret-access-key'] ?? '',
-});
+const s3 = childS3Client(settings);
 const server = await startServer(
   { db: database.db, settings, logger: pino({ level: 'silent' }), s3, mailer: mailerFor(settings), readiness: {} },
   0,

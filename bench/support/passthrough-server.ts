@@ -8,14 +8,10 @@ import type { AddressInfo } from 'node:net';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { loadSettings } from '../../workers/config';
-import { createS3Client } from '../../workers/runtime';
+import { childS3Client } from './child-s3';
 
 const settings = loadSettings();
-const s3 = createS3Client(settings, {
-  endpoint: settings['s3.endpoint']!,
-  accessKeyId: settings['s3.access-key-id'] ?? '',
-  secretAccessKey: settings['s3.secret-access-key'] ?? '',
-});
+const s3 = childS3Client(settings);
 const Bucket = settings['s3.bucket'];
 
 const server = createServer(async (req, res) => {

@@ -7,15 +7,11 @@ import { createDatabase } from '../../db/client';
 import { ChromiumPrinter } from '../../integrations/chromium/printer';
 import { mailerFor } from '../../integrations/mail/mailer';
 import { loadSettings } from '../../workers/config';
-import { createS3Client } from '../../workers/runtime';
+import { childS3Client } from './child-s3';
 
 const settings = loadSettings();
 const database = createDatabase(settings['database.url']!, { max: settings['database.pool-size'] });
-const s3 = createS3Client(settings, {
-  endpoint: settings['s3.endpoint']!,
-  accessKeyId: settings['s3.access-key-id'] ?? '',
-  secretAccessKey: settings['s3.secret-access-key'] ?? '',
-});
+const s3 = childS3Client(settings);
 const pdfPrinter = new ChromiumPrinter({ executablePath: settings['render.chromium-path'], timeoutMs: settings['render.timeout-ms'] });
 const server = await startServer({ db: database.db, settings, logger: pino({ level: 'silent' }), s3, mailer: mailerFor(settings), readiness: {}, pdfPrinter }, 0, '127.0.0.1');
 process.on('disconnect', async () => {
