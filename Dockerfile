@@ -7,7 +7,8 @@ ENV NODE_ENV=production
 RUN apt-get update && apt-get install -y --no-install-recommends chromium fonts-dejavu-core \
   && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
-# patch-package (postinstall, run by npm ci) repairs the postgres driver's handling of dropped connections.
+# patch-package (postinstall, run by npm ci) applies patches/: the postgres driver's handling of dropped
+# connections, and Hono's compose settling synchronous layers synchronously (README "Runtime").
 COPY patches ./patches
 RUN npm ci --omit=dev --ignore-scripts=false && npm cache clean --force
 COPY api ./api
