@@ -5,6 +5,7 @@
 import busboy from 'busboy';
 import type { Context } from 'hono';
 import { Readable } from 'node:stream';
+import { ENVELOPE_BYTES, guaranteedFileBytes } from '../../domain/documents/multipart-envelope';
 import { AppError, badRequest } from '../../domain/errors';
 import { HeadNotReached } from '../../integrations/docstore/head-split';
 import type { DocumentView } from '../../services/documents/document-view';
@@ -15,9 +16,6 @@ import { registryCaller } from './request-parts';
 import type { DocumentsRuntime } from './runtime';
 import { MIME_TYPE, UploadFields } from './schemas';
 import { countDocumentBytes } from '../../integrations/metrics/documents';
-
-/** Room for boundaries, part headers and the metadata fields around a file at the cap. */
-const ENVELOPE_BYTES = 64 * 1024;
 
 /** Who uploads, under which fields and cap, and where the stored document is found: the proxy's user by default, an embed session on the public route. */
 export interface UploadTarget {
@@ -166,17 +164,6 @@ export async function uploadDocument(c: Context<AppEnv>, rt: DocumentsRuntime, t
   }
 
   return handled;
-}
-
-/**
- * How many bytes the file part surely has, from the request's Content-Length: what is left
- * after the bytes already fed to the parser, less the closing delimiter (`\r\n--boundary--\r\n`;
- * the boundary is shorter than the Content-Type header that carries it) and an epilogue of up to
- * ENVELOPE_BYTES. 0 when the request has no Content-Length (chunked).
- */
-function guaranteedFileBytes(declared: number, fed: number, contentType: string): number {
-  if (!Number.isFinite(declared)) return 0;
-  return Math.max(0, declared - fed - (contentType.length + 8) - ENVELOPE_BYTES);
 }
 
 /** The raw Node request when served by @hono/node-server (no web-stream hop), else the fetch body. */

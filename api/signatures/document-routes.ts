@@ -7,6 +7,7 @@ import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
 import { AppError, badRequest } from '../../domain/errors';
+import { ENVELOPE_BYTES } from '../../domain/documents/multipart-envelope';
 import { documentTooLarge } from '../../services/documents/store-document';
 import { sourceDocumentOf, uploadSourceDocument } from '../../services/signatures/source-document';
 import { validationFailed } from '../body';
@@ -23,8 +24,6 @@ import { signatureDefinitionApi } from './definition-plugin';
 
 const BASE = signatureDefinitionApi.basePath;
 const tags = [signatureDefinitionApi.tag];
-/** Boundaries and part headers around a file at the cap. */
-const ENVELOPE_BYTES = 64 * 1024;
 
 const capOf = (c: Context<AppEnv>) => {
   const { settings } = c.get('deps');

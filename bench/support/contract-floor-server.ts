@@ -9,12 +9,10 @@ import busboy from 'busboy';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ByteCounter } from '../../domain/documents/byte-counter';
+import { guaranteedFileBytes } from '../../domain/documents/multipart-envelope';
 import { streamedUpload } from '../../integrations/docstore/streamed-upload';
 import { loadSettings } from '../../workers/config';
 import { childS3Client } from './child-s3';
-
-/** The proxy's own margin for what may follow the file part (api/documents/upload.ts). */
-const ENVELOPE_BYTES = 64 * 1024;
 
 const settings = loadSettings();
 const s3 = childS3Client(settings);
@@ -30,7 +28,7 @@ const server = createServer((req, res) => {
     if (!res.headersSent) res.writeHead(502).end((err as Error).message);
   };
   parser.on('file', (_name, file) => {
-    const head = Math.max(0, declared - fed - (contentType.length + 8) - ENVELOPE_BYTES);
+    const head = guaranteedFileBytes(declared, fed, contentType);
     const counter = new ByteCounter({ maxBytes: Number.MAX_SAFE_INTEGER });
     file.pipe(counter);
     streamedUpload(s3, { Bucket, Key: `floor/obj-${uploads++}`, ContentType: 'application/octet-stream' }, counter, head).then(
