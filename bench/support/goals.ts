@@ -25,6 +25,9 @@ export const atLeast = (name: string, figure: number, min: number, baseline: str
 /** A ratio (or count) that must stay at or below `max`; NaN never does. */
 export const atMost = (name: string, figure: number, max: number, baseline: string): Goal => ({ name, goal: `<= ${max}`, figure, baseline, met: figure <= max });
 
+/** A ratio that must lie between `min` and `max` (a check of the bench itself: two identical sides must measure alike); NaN never does. */
+export const within = (name: string, figure: number, min: number, max: number, baseline: string): Goal => ({ name, goal: `${min}..${max}`, figure, baseline, met: figure >= min && figure <= max });
+
 /** A count that must be exactly `expected` (0 lost, 0 failed answers, one row per call). */
 export const exactly = (name: string, figure: number, expected: number, baseline: string): Goal => ({ name, goal: `= ${expected}`, figure, baseline, met: figure === expected });
 

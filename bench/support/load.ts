@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { cpuMsOf } from './cpu';
 
 const AUTOCANNON = fileURLToPath(new URL('../../node_modules/autocannon/autocannon.js', import.meta.url));
+const TOGETHER_CHILD = fileURLToPath(new URL('./together-load-child.ts', import.meta.url));
 
 export interface LoadResult {
   /** Successful (2xx) answers a second: a node that fails fast must not look fast. */
@@ -15,6 +16,19 @@ export interface LoadResult {
   /** With `serverPid`: CPU the server used during the load, and 2xx answers per CPU-second of it. */
   serverCpuMs?: number;
   requestsPerCpuSec?: number;
+}
+
+/** An autocannon JSON result as a LoadResult; with the server's CPU over the load, per CPU-second too. */
+function loadResult(r: { '2xx': number; duration: number; latency: { p50: number; p99: number }; non2xx: number; errors: number; requests: { total: number } }, serverCpuMs?: number): LoadResult {
+  return {
+    requestsPerSec: r['2xx'] / r.duration,
+    p50Ms: r.latency.p50,
+    p99Ms: r.latency.p99,
+    non2xx: r.non2xx,
+    errors: r.errors,
+    requests: r.requests.total,
+    ...(serverCpuMs === undefined ? {} : { serverCpuMs, requestsPerCpuSec: r['2xx'] / (serverCpuMs / 1000) }),
+  };
 }
 
 /** Only loopback targets: load never leaves this machine. */
@@ -38,21 +52,11 @@ export function runLoadChild(argv: string[], serverPid?: number): Promise<LoadRe
     child.on('close', (code) => {
       const serverCpuMs = serverPid === undefined ? undefined : cpuMsOf(serverPid) - cpuBefore;
       if (code !== 0) return reject(new Error(`load generator exited ${code}`));
-      let r;
       try {
-        r = JSON.parse(out);
+        resolve(loadResult(JSON.parse(out), serverCpuMs));
       } catch {
-        return reject(new Error(`load generator printed no result: ${out.slice(0, 200)}`));
+        reject(new Error(`load generator printed no result: ${out.slice(0, 200)}`));
       }
-      resolve({
-        requestsPerSec: r['2xx'] / r.duration,
-        p50Ms: r.latency.p50,
-        p99Ms: r.latency.p99,
-        non2xx: r.non2xx,
-        errors: r.errors,
-        requests: r.requests.total,
-        ...(serverCpuMs === undefined ? {} : { serverCpuMs, requestsPerCpuSec: r['2xx'] / (serverCpuMs / 1000) }),
-      });
     });
   });
 }
@@ -74,4 +78,37 @@ export function runLoad(opts: {
   if (opts.body !== undefined) args.push('-b', opts.body);
   args.push(opts.url);
   return runLoadChild(args, opts.serverPid);
+}
+
+export interface TogetherTarget {
+  url: string;
+  headers?: Record<string, string>;
+}
+
+/**
+ * Loads every target at the same time for `seconds` (one generator process, one autocannon per
+ * target, `connections` each) and answers each target's result with its server's CPU time over
+ * the same window: servers measured together share every slowdown of the machine, which servers
+ * measured one after another do not (pinning.ts says by how much). GET only.
+ */
+export function runLoadsTogether(targets: (TogetherTarget & { serverPid: number })[], seconds: number, connections: number): Promise<LoadResult[]> {
+  for (const t of targets) assertLoopback(t.url);
+  return new Promise((resolve, reject) => {
+    const before = targets.map((t) => cpuMsOf(t.serverPid));
+    const spec = { targets: targets.map(({ url, headers }) => ({ url, headers })), seconds, connections };
+    const child = spawn(process.execPath, ['--import', 'tsx', TOGETHER_CHILD, JSON.stringify(spec)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const cpuMs = targets.map((t, i) => cpuMsOf(t.serverPid) - before[i]!);
+      if (code !== 0) return reject(new Error(`load generator exited ${code}`));
+      try {
+        const results = JSON.parse(out) as Parameters<typeof loadResult>[0][];
+        resolve(results.map((r, i) => loadResult(r, cpuMs[i])));
+      } catch {
+        reject(new Error(`load generator printed no result: ${out.slice(0, 200)}`));
+      }
+    });
+  });
 }

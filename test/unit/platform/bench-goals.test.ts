@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { atLeast, atMost, exactly, parseBenchLine } from '../../../bench/support/goals';
+import { atLeast, atMost, exactly, parseBenchLine, within } from '../../../bench/support/goals';
 import { median, percentile } from '../../../bench/support/stats';
 
 describe('bench goals', () => {
@@ -11,6 +11,10 @@ describe('bench goals', () => {
     expect(atMost('seal / load-and-save', NaN, 20, 'load').met).toBe(false);
     expect(exactly('lost', 0, 0, 'all').met).toBe(true);
     expect(exactly('lost', 1, 0, 'all')).toMatchObject({ goal: '= 0', figure: 1, met: false });
+    expect(within('off (second node) / off', 0.93, 0.9, 1.1, 'off')).toMatchObject({ goal: '0.9..1.1', met: true });
+    expect(within('off (second node) / off', 1.12, 0.9, 1.1, 'off').met).toBe(false);
+    expect(within('off (second node) / off', 0.89, 0.9, 1.1, 'off').met).toBe(false);
+    expect(within('off (second node) / off', NaN, 0.9, 1.1, 'off').met).toBe(false);
   });
 
   it('finds the result line among what a bench printed', () => {
