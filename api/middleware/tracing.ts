@@ -59,18 +59,34 @@ export function requestLogBindings(t: RequestTrace | undefined): { traceId: stri
   return { traceId, spanId };
 }
 
-/** Runs the rest of the request (`answer`) in its trace: inside the span's context for a write; then ends the span. */
-export async function runTraced(c: Context<AppEnv>, t: RequestTrace, answer: () => Promise<void> | undefined): Promise<void> {
+/**
+ * Runs the rest of the request (`answer`) in its trace, inside the span's context for a write, and
+ * ends the span: at once when the rest answered synchronously (a cached read, through Hono's compose
+ * as patched), after it otherwise. A sampled read that went asynchronous only to end its span would
+ * send the request, and Hono's dispatch and the Node adapter after it, down their promise paths for
+ * that one request; a process whose hot paths see a promise now and then runs them all more slowly
+ * (bench/access-observability.bench.ts).
+ */
+export function runTraced(c: Context<AppEnv>, t: RequestTrace, answer: () => Promise<void> | undefined): Promise<void> | undefined {
+  let rest: Promise<void> | undefined;
   try {
-    await (t.scope ? context.with(t.scope, answer) : answer());
-  } finally {
-    // An unsampled span records nothing: naming it would only cost the request time.
-    if (t.span.isRecording()) {
-      const route = routeTemplate(c);
-      t.span.updateName(`${c.req.method} ${route}`);
-      t.span.setAttributes({ 'http.route': route, 'http.response.status_code': c.res.status });
-      if (c.res.status >= 500) t.span.setStatus({ code: SpanStatusCode.ERROR });
-    }
-    t.span.end();
+    rest = t.scope ? context.with(t.scope, answer) : answer();
+  } catch (err) {
+    endRequestSpan(c, t.span);
+    throw err;
   }
+  if (rest instanceof Promise) return rest.finally(() => endRequestSpan(c, t.span));
+  endRequestSpan(c, t.span);
+  return undefined;
+}
+
+function endRequestSpan(c: Context<AppEnv>, span: Span) {
+  // An unsampled span records nothing: naming it would only cost the request time.
+  if (span.isRecording()) {
+    const route = routeTemplate(c);
+    span.updateName(`${c.req.method} ${route}`);
+    span.setAttributes({ 'http.route': route, 'http.response.status_code': c.res.status });
+    if (c.res.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+  }
+  span.end();
 }
