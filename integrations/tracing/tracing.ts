@@ -1,9 +1,9 @@
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { Resource } from '@opentelemetry/resources';
 import { BatchSpanProcessor, SimpleSpanProcessor, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { ScopedContextManager } from './context-manager';
 import { headSamplingFromEnv } from './sampler';
+import { ThreadedOtlpExporter } from './threaded-exporter';
 
 /** The process's tracing: Temporal's OpenTelemetry plugin exports workflow spans through the same processor. */
 export interface Tracing {
@@ -38,7 +38,7 @@ export function startTracing(o: TracingOptions): Tracing | undefined {
   const resource = new Resource({ 'service.name': o.serviceName });
   const spanProcessor = o.exporter
     ? new SimpleSpanProcessor(o.exporter)
-    : new BatchSpanProcessor(new OTLPTraceExporter({ url: `${o.endpoint!.replace(/\/+$/, '')}/v1/traces` }));
+    : new BatchSpanProcessor(new ThreadedOtlpExporter(`${o.endpoint!.replace(/\/+$/, '')}/v1/traces`));
   const sampling = headSamplingFromEnv();
   const provider = new NodeTracerProvider({ resource, sampler: sampling.sampler, spanProcessors: [spanProcessor] });
   // The SDK's manager keeps async_hooks on for good once any context is entered (Node < 24).
