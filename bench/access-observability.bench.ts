@@ -1,8 +1,9 @@
 /**
  * bench/access-observability: the guarded read GET /api/my-capabilities on API nodes, each in its
  * own process (bench/support/access-server.ts) on one database: observability off; a second node
- * with it off (the bench's check of itself); metrics on; metrics and tracing on with the OTLP
- * exporter posting to a local sink that drops (bench/support/otlp-sink.ts), every request sampled,
+ * with it off (the bench's check of itself); metrics on; tracing on (metrics off: each node differs
+ * from off by one thing) with the OTLP exporter posting to a local sink that drops
+ * (bench/support/otlp-sink.ts), every request sampled,
  * then 10% and 1% sampled with the standard OTEL_TRACES_SAMPLER=parentbased_traceidratio,
  * OTEL_TRACES_SAMPLER_ARG=0.1 / 0.01. Then the same read with the access cache off (a PostgreSQL
  * round trip a request), for scale.

@@ -1,6 +1,6 @@
 // One API node for the access benches, in its own process so each configuration has its own
 // event loop and globals (OpenTelemetry's context manager is process-wide).
-// argv: off | metrics | tracing (tracing: metrics too). Env: BENCH_DATABASE_URL,
+// argv: off | metrics | tracing (tracing alone: each differs from off by one thing). Env: BENCH_DATABASE_URL,
 // BENCH_OTLP_ENDPOINT (tracing). Prints `{"port":N,"metricsPort":M}` once listening (M is 0 when
 // metrics are off); exits when stdin closes.
 //
@@ -25,7 +25,7 @@ import { freeLoopbackPort, startMetricsServer } from '../../workers/metrics-serv
 
 const mode = process.argv[2] as 'off' | 'metrics' | 'tracing';
 const database = createDatabase(process.env.BENCH_DATABASE_URL!, { max: 10 });
-const settings = loadSettings({}, { 'log.level': 'error', 'metrics.port': mode === 'off' ? 0 : await freeLoopbackPort(), 'metrics.host': '127.0.0.1' });
+const settings = loadSettings({}, { 'log.level': 'error', 'metrics.port': mode === 'metrics' ? await freeLoopbackPort() : 0, 'metrics.host': '127.0.0.1' });
 await bootstrapAccess(database.db, settings);
 if (mode === 'tracing') startTracing({ serviceName: 'bench', endpoint: process.env.BENCH_OTLP_ENDPOINT });
 const logger = pino({ level: 'error' }, pino.destination(2));
