@@ -15,7 +15,9 @@ import { Worker } from 'node:worker_threads';
  * cached guarded read lost 7% of its answers per CPU-second to an exporter that exported about
  * fifty spans a second (bench/access-observability.bench.ts). In a worker the exporter has its
  * own isolate, so nothing it runs reaches the request path's type feedback; what crosses is one
- * structured clone of plain span records per batch.
+ * JSON string of plain span records per batch. JSON holds every attribute value OpenTelemetry
+ * allows but two, which arrive as null: a non-finite number (the OTLP JSON the exporter posts could
+ * not carry it either) and undefined inside an array (OTLP encodes both as an empty value).
  */
 export class ThreadedOtlpExporter implements SpanExporter {
   private worker: Worker | undefined;
@@ -127,7 +129,7 @@ export interface TransferSpan {
   droppedLinksCount: number;
 }
 
-export function transferBatch(spans: ReadableSpan[]): TransferBatch {
+function transferBatch(spans: ReadableSpan[]): TransferBatch {
   const batch: TransferBatch = { resources: [], scopes: [], spans: [] };
   // Every span of a tracer shares its resource and scope objects: one entry per object.
   const resources = new Map<object, number>();
