@@ -36,29 +36,37 @@ export function assertLoopback(url: string) {
   if (!/^http:\/\/(127\.0\.0\.1|localhost)[:/]/.test(url)) throw new Error('load only targets loopback');
 }
 
+type AutocannonResult = Parameters<typeof loadResult>[0];
+
 /**
- * Runs a load generator (`argv` after node) in its own process, so it never shares the
- * server's event loop, and reads autocannon's JSON result from its stdout. With `serverPid`,
- * also the server's CPU time over the load (the generator's own start-up costs the server nothing).
+ * Runs a load generator (`argv` after node) in its own process, so it never shares the servers'
+ * event loops, and answers the JSON it printed on stdout with each server's CPU time over the
+ * run (the generator's own start-up costs the servers nothing).
  */
-export function runLoadChild(argv: string[], serverPid?: number): Promise<LoadResult> {
+function runGenerator(argv: string[], serverPids: number[]): Promise<{ printed: unknown; cpuMs: number[] }> {
   return new Promise((resolve, reject) => {
-    const cpuBefore = serverPid === undefined ? NaN : cpuMsOf(serverPid);
+    const before = serverPids.map(cpuMsOf);
     const child = spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.on('error', reject);
     // 'close', not 'exit': stdout may still hold the end of the result when the process exits.
     child.on('close', (code) => {
-      const serverCpuMs = serverPid === undefined ? undefined : cpuMsOf(serverPid) - cpuBefore;
+      const cpuMs = serverPids.map((pid, i) => cpuMsOf(pid) - before[i]!);
       if (code !== 0) return reject(new Error(`load generator exited ${code}`));
       try {
-        resolve(loadResult(JSON.parse(out), serverCpuMs));
+        resolve({ printed: JSON.parse(out), cpuMs });
       } catch {
         reject(new Error(`load generator printed no result: ${out.slice(0, 200)}`));
       }
     });
   });
+}
+
+/** runGenerator for a generator that prints one autocannon result; with `serverPid`, per CPU-second too. */
+export async function runLoadChild(argv: string[], serverPid?: number): Promise<LoadResult> {
+  const { printed, cpuMs } = await runGenerator(argv, serverPid === undefined ? [] : [serverPid]);
+  return loadResult(printed as AutocannonResult, cpuMs[0]);
 }
 
 /** autocannon against one URL with one fixed request, bounded by `seconds`. */
@@ -91,24 +99,9 @@ export interface TogetherTarget {
  * the same window: servers measured together share every slowdown of the machine, which servers
  * measured one after another do not (pinning.ts says by how much). GET only.
  */
-export function runLoadsTogether(targets: (TogetherTarget & { serverPid: number })[], seconds: number, connections: number): Promise<LoadResult[]> {
+export async function runLoadsTogether(targets: (TogetherTarget & { serverPid: number })[], seconds: number, connections: number): Promise<LoadResult[]> {
   for (const t of targets) assertLoopback(t.url);
-  return new Promise((resolve, reject) => {
-    const before = targets.map((t) => cpuMsOf(t.serverPid));
-    const spec = { targets: targets.map(({ url, headers }) => ({ url, headers })), seconds, connections };
-    const child = spawn(process.execPath, ['--import', 'tsx', TOGETHER_CHILD, JSON.stringify(spec)], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const cpuMs = targets.map((t, i) => cpuMsOf(t.serverPid) - before[i]!);
-      if (code !== 0) return reject(new Error(`load generator exited ${code}`));
-      try {
-        const results = JSON.parse(out) as Parameters<typeof loadResult>[0][];
-        resolve(results.map((r, i) => loadResult(r, cpuMs[i])));
-      } catch {
-        reject(new Error(`load generator printed no result: ${out.slice(0, 200)}`));
-      }
-    });
-  });
+  const spec = { targets: targets.map(({ url, headers }) => ({ url, headers })), seconds, connections };
+  const { printed, cpuMs } = await runGenerator(['--import', 'tsx', TOGETHER_CHILD, JSON.stringify(spec)], targets.map((t) => t.serverPid));
+  return (printed as AutocannonResult[]).map((r, i) => loadResult(r, cpuMs[i]));
 }
