@@ -44,7 +44,7 @@ export const requestContext = (deps: AppDeps, writeLayers?: MiddlewareHandler<Ap
     c.set('requestId', requestId);
     answerWithRequestId(c, requestId);
     const started = performance.now();
-    const traced = tracing ? startRequestSpan(c, tracing.rootRatio) : undefined;
+    const traced = tracing ? startRequestSpan(c, tracing) : undefined;
     const spanIds = requestLogBindings(traced);
     const log = requestLog(spanIds ? { requestId, ...spanIds } : { requestId });
     c.set('log', log);

@@ -1,11 +1,12 @@
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context as OtelContext, type Span, type TextMapGetter } from '@opentelemetry/api';
 import type { Context } from 'hono';
-import { CHOSEN_ROOT } from '../../integrations/tracing/sampler';
+import { API_TRACER, RootRead } from '../../integrations/tracing/root-reads';
+import type { Tracing } from '../../integrations/tracing/tracing';
 import type { AppEnv } from '../env';
 import { requestHeader } from './request-header';
 import { routeTemplate } from './route-template';
 
-const tracer = trace.getTracer('platform-api');
+const tracer = trace.getTracer(API_TRACER);
 
 const fromHeaders: TextMapGetter<Headers> = {
   get: (headers, key) => headers.get(key) ?? undefined,
@@ -14,25 +15,30 @@ const fromHeaders: TextMapGetter<Headers> = {
 
 /** Methods whose routes never write an outbox row: no process they start needs the trace context. */
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
-const CHOSEN = ROOT_CONTEXT.setValue(CHOSEN_ROOT, true);
 
-/** A request's SERVER span and how it runs. */
-export interface RequestTrace {
-  span: Span;
-  /** The context the request runs in (writes only); undefined: the request runs outside it. */
-  scope: OtelContext | undefined;
+/** A request recorded as an SDK span: a write, or a read that continues a caller's trace. */
+class SpanTrace {
+  constructor(
+    readonly span: Span,
+    /** The context the request runs in (writes only); undefined: the request runs outside it. */
+    readonly scope: OtelContext | undefined,
+  ) {}
 }
 
+/** How a request is recorded: a root read drawn into the sample (root-reads.ts), or an SDK span. */
+export type RequestTrace = RootRead | SpanTrace;
+
 /**
- * The request's SERVER span, continuing the caller's W3C `traceparent` when it sends one, or
- * undefined for a read drawn out of the sample. The span is named by the route template, never the
- * raw path (paths carry ids and link tokens).
+ * How the request is recorded, continuing the caller's W3C `traceparent` when it sends one, or
+ * undefined for a read drawn out of the sample. Its SERVER span is named by the route template,
+ * never the raw path (paths carry ids and link tokens).
  *
- * A read that carries no trace context starts no process, so nothing downstream needs a decision
- * from it: the sampler's ratio is drawn here (`rootRatio`, from OTEL_TRACES_SAMPLER), and drawn out
- * it runs with no span at all, costing one random number. Drawn in, the span is started as chosen
- * (CHOSEN_ROOT), so the ratio is not applied twice.
+ * A read that carries no trace context (a root read) starts no process, so nothing downstream
+ * needs a decision from it: the sampler's ratio is drawn here (`rootRatio`, from
+ * OTEL_TRACES_SAMPLER). Drawn out, it runs with nothing recorded, at the cost of one random
+ * number; drawn in, it is recorded by the root-read recorder, without an SDK span.
  *
+ * A write, or a read continuing a caller's trace, is an SDK span, sampled by the SDK's sampler.
  * Only a write runs inside its span's context (`scope`), so its outbox row stores the trace (and
  * the decision, recorded or not) for the workflow it starts. A read runs outside any context: it
  * writes no outbox row and starts no span of its own, its log lines carry the span's ids as
@@ -40,21 +46,21 @@ export interface RequestTrace {
  * storage on, which on async_hooks costs every promise of every request while it is on
  * (integrations/tracing/context-manager.ts).
  */
-export function startRequestSpan(c: Context<AppEnv>, rootRatio: number): RequestTrace | undefined {
+export function startRequestSpan(c: Context<AppEnv>, tracing: Tracing): RequestTrace | undefined {
   // Most requests carry no trace context: skip the propagator's walk over every header for them.
   const carried = requestHeader(c, 'traceparent') !== undefined;
   const read = READS.has(c.req.method);
-  const rootRead = read && !carried;
-  if (rootRead && rootRatio < 1 && !(Math.random() < rootRatio)) return undefined;
+  if (read && !carried) return tracing.rootRatio >= 1 || Math.random() < tracing.rootRatio ? tracing.rootReads.start() : undefined;
   const parent = carried ? propagation.extract(ROOT_CONTEXT, c.req.raw.headers, fromHeaders) : ROOT_CONTEXT;
-  const options = { kind: SpanKind.SERVER, attributes: { 'http.request.method': c.req.method } };
-  const span = tracer.startSpan(c.req.method, options, rootRead && rootRatio < 1 ? CHOSEN : parent);
-  return { span, scope: read ? undefined : trace.setSpan(parent, span) };
+  const span = tracer.startSpan(c.req.method, { kind: SpanKind.SERVER, attributes: { 'http.request.method': c.req.method } }, parent);
+  return new SpanTrace(span, read ? undefined : trace.setSpan(parent, span));
 }
 
-/** The span's ids for the request's log lines, when it runs outside its context (a read). */
+/** The trace's ids for the request's log lines, when it runs outside a span's context (a read). */
 export function requestLogBindings(t: RequestTrace | undefined): { traceId: string; spanId: string } | undefined {
-  if (!t || t.scope) return undefined;
+  if (!t) return undefined;
+  if (t instanceof RootRead) return { traceId: t.traceId, spanId: t.spanId };
+  if (t.scope) return undefined;
   const { traceId, spanId } = t.span.spanContext();
   return { traceId, spanId };
 }
@@ -70,17 +76,19 @@ export function requestLogBindings(t: RequestTrace | undefined): { traceId: stri
 export function runTraced(c: Context<AppEnv>, t: RequestTrace, answer: () => Promise<void> | undefined): Promise<void> | undefined {
   let rest: Promise<void> | undefined;
   try {
-    rest = t.scope ? context.with(t.scope, answer) : answer();
+    rest = t instanceof SpanTrace && t.scope ? context.with(t.scope, answer) : answer();
   } catch (err) {
-    endRequestSpan(c, t.span);
+    endRequestTrace(c, t);
     throw err;
   }
-  if (rest instanceof Promise) return rest.finally(() => endRequestSpan(c, t.span));
-  endRequestSpan(c, t.span);
+  if (rest instanceof Promise) return rest.finally(() => endRequestTrace(c, t));
+  endRequestTrace(c, t);
   return undefined;
 }
 
-function endRequestSpan(c: Context<AppEnv>, span: Span) {
+function endRequestTrace(c: Context<AppEnv>, t: RequestTrace) {
+  if (t instanceof RootRead) return t.end(c.req.method, routeTemplate(c), c.res.status);
+  const span = t.span;
   // An unsampled span records nothing: naming it would only cost the request time.
   if (span.isRecording()) {
     const route = routeTemplate(c);

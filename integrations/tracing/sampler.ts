@@ -1,31 +1,11 @@
-import { createContextKey, diag, SamplingDecision, type Attributes, type Context, type Link, type SpanKind } from '@opentelemetry/api';
-import { AlwaysOffSampler, AlwaysOnSampler, ParentBasedSampler, TraceIdRatioBasedSampler, type Sampler, type SamplingResult } from '@opentelemetry/sdk-trace-base';
-
-/**
- * Set on the context a root span is started from when the API has already drawn it into the
- * sample (api/middleware/tracing.ts), so the ratio is not applied a second time.
- */
-export const CHOSEN_ROOT = createContextKey('platform.chosen-root');
+import { diag } from '@opentelemetry/api';
+import { AlwaysOffSampler, AlwaysOnSampler, ParentBasedSampler, TraceIdRatioBasedSampler, type Sampler } from '@opentelemetry/sdk-trace-base';
 
 /** The head sampling of the process: the sampler the provider uses, and how likely a root span is recorded. */
 export interface HeadSampling {
   readonly sampler: Sampler;
   /** The probability that a span without a parent is sampled (0 … 1). */
   readonly rootRatio: number;
-}
-
-/** Honours an earlier draw (CHOSEN_ROOT); otherwise the configured sampler decides. */
-class ChosenRootSampler implements Sampler {
-  constructor(private readonly configured: Sampler) {}
-
-  shouldSample(context: Context, traceId: string, name: string, kind: SpanKind, attributes: Attributes, links: Link[]): SamplingResult {
-    if (context.getValue(CHOSEN_ROOT) === true) return { decision: SamplingDecision.RECORD_AND_SAMPLED };
-    return this.configured.shouldSample(context, traceId, name, kind, attributes, links);
-  }
-
-  toString() {
-    return `ChosenRoot{${this.configured.toString()}}`;
-  }
 }
 
 function ratioFrom(arg: string | undefined): number {
@@ -39,12 +19,12 @@ function ratioFrom(arg: string | undefined): number {
  * The standard OTEL_TRACES_SAMPLER / OTEL_TRACES_SAMPLER_ARG, read as the SDK reads them (default
  * parentbased_always_on; a blank, unparsable or out-of-range ratio is 1; an unknown sampler is
  * always_on). Built here rather than left to the SDK because the request layer needs the root
- * ratio itself: it draws a root read into the sample or out of it before any span exists, so a
- * read nobody records costs one random number (bench/access-observability.bench.ts).
+ * ratio itself: it draws a root read into the sample or out of it before anything is recorded, so a
+ * read nobody records costs one random number, and records a read drawn in without an SDK span
+ * (root-reads.ts; bench/access-observability.bench.ts).
  */
 export function headSamplingFromEnv(env: NodeJS.ProcessEnv = process.env): HeadSampling {
-  const { sampler, rootRatio } = configuredSampler(env.OTEL_TRACES_SAMPLER?.trim() || 'parentbased_always_on', env.OTEL_TRACES_SAMPLER_ARG);
-  return { sampler: new ChosenRootSampler(sampler), rootRatio };
+  return configuredSampler(env.OTEL_TRACES_SAMPLER?.trim() || 'parentbased_always_on', env.OTEL_TRACES_SAMPLER_ARG);
 }
 
 function configuredSampler(name: string, arg: string | undefined): HeadSampling {

@@ -3,6 +3,7 @@ import { diag } from '@opentelemetry/api';
 import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { Worker } from 'node:worker_threads';
+import type { RootReadBatch } from './root-reads';
 
 /**
  * The OTLP/HTTP span exporter, run in a worker thread (export-worker.mjs runs the SDK's own
@@ -31,11 +32,12 @@ export class ThreadedOtlpExporter implements SpanExporter {
   }
 
   export(spans: ReadableSpan[], done: (result: ExportResult) => void): void {
-    if (this.stopped) return done({ code: ExportResultCode.FAILED, error: new Error('exporter is shut down') });
-    this.call({ type: 'export', batch: JSON.stringify(transferBatch(spans)) }).then(
-      (reply) => done(reply.error === undefined ? { code: ExportResultCode.SUCCESS } : { code: ExportResultCode.FAILED, error: new Error(reply.error) }),
-      (err: Error) => done({ code: ExportResultCode.FAILED, error: err }),
-    );
+    this.send('export', () => JSON.stringify(transferBatch(spans)), done);
+  }
+
+  /** Root reads recorded without an SDK span (root-reads.ts), exported as the spans span-records.mjs makes of them. */
+  exportRootReads(batch: RootReadBatch, done: (result: ExportResult) => void): void {
+    this.send('export-root-reads', () => JSON.stringify(batch), done);
   }
 
   async forceFlush(): Promise<void> {
@@ -50,6 +52,14 @@ export class ThreadedOtlpExporter implements SpanExporter {
     await this.call({ type: 'shutdown' }).catch((err: Error) => diag.error(`span export thread: ${err.message}`));
     this.worker = undefined;
     await worker.terminate();
+  }
+
+  private send(type: 'export' | 'export-root-reads', batch: () => string, done: (result: ExportResult) => void): void {
+    if (this.stopped) return done({ code: ExportResultCode.FAILED, error: new Error('exporter is shut down') });
+    this.call({ type, batch: batch() }).then(
+      (reply) => done(reply.error === undefined ? { code: ExportResultCode.SUCCESS } : { code: ExportResultCode.FAILED, error: new Error(reply.error) }),
+      (err: Error) => done({ code: ExportResultCode.FAILED, error: err }),
+    );
   }
 
   private call(message: Request): Promise<Reply> {
@@ -87,7 +97,7 @@ export class ThreadedOtlpExporter implements SpanExporter {
 }
 
 /** A batch crosses as one JSON string: cloning one string costs a fraction of cloning the objects it holds (a structured clone of the records took an eighth of the main thread with every request sampled). */
-type Request = { type: 'export'; batch: string } | { type: 'flush' } | { type: 'shutdown' };
+type Request = { type: 'export' | 'export-root-reads'; batch: string } | { type: 'flush' } | { type: 'shutdown' };
 
 interface Reply {
   id: number;
@@ -97,7 +107,7 @@ interface Reply {
   failed?: string;
 }
 
-/** What export-worker.mjs rebuilds ReadableSpans from: their resources and scopes once each, spans by index into them. */
+/** What span-records.mjs rebuilds ReadableSpans from: their resources and scopes once each, spans by index into them. */
 export interface TransferBatch {
   resources: ReadableSpan['resource']['attributes'][];
   scopes: { name: string; version?: string; schemaUrl?: string }[];

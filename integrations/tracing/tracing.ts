@@ -2,6 +2,7 @@ import { Resource } from '@opentelemetry/resources';
 import { BatchSpanProcessor, SimpleSpanProcessor, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { ScopedContextManager } from './context-manager';
+import { API_TRACER, RootReadRecorder } from './root-reads';
 import { headSamplingFromEnv } from './sampler';
 import { ThreadedOtlpExporter } from './threaded-exporter';
 
@@ -11,6 +12,8 @@ export interface Tracing {
   spanProcessor: SpanProcessor;
   /** The probability that a request without a caller's trace context is recorded (OTEL_TRACES_SAMPLER). */
   rootRatio: number;
+  /** Where the API records the root reads it draws into the sample (root-reads.ts), to the same exporter. */
+  rootReads: RootReadRecorder;
   /** Exports what is buffered (tests read spans after it). */
   flush(): Promise<void>;
   shutdown(): Promise<void>;
@@ -36,19 +39,27 @@ export function startTracing(o: TracingOptions): Tracing | undefined {
   if (active) return active;
   if (!o.endpoint && !o.exporter) return undefined;
   const resource = new Resource({ 'service.name': o.serviceName });
-  const spanProcessor = o.exporter
-    ? new SimpleSpanProcessor(o.exporter)
-    : new BatchSpanProcessor(new ThreadedOtlpExporter(`${o.endpoint!.replace(/\/+$/, '')}/v1/traces`));
+  const exporter = o.exporter ?? new ThreadedOtlpExporter(`${o.endpoint!.replace(/\/+$/, '')}/v1/traces`);
+  const spanProcessor = o.exporter ? new SimpleSpanProcessor(exporter) : new BatchSpanProcessor(exporter);
   const sampling = headSamplingFromEnv();
   const provider = new NodeTracerProvider({ resource, sampler: sampling.sampler, spanProcessors: [spanProcessor] });
+  // The provider's resource: the one given, merged with the SDK's (telemetry.sdk.*), as its spans carry it.
+  const rootReads = new RootReadRecorder(exporter, provider.resource.attributes, { name: API_TRACER });
   // The SDK's manager keeps async_hooks on for good once any context is entered (Node < 24).
   provider.register({ contextManager: new ScopedContextManager() });
   active = {
     resource,
     spanProcessor,
     rootRatio: sampling.rootRatio,
-    flush: () => provider.forceFlush(),
-    shutdown: () => provider.shutdown(),
+    rootReads,
+    flush: async () => {
+      await rootReads.forceFlush();
+      await provider.forceFlush();
+    },
+    shutdown: async () => {
+      await rootReads.shutdown();
+      await provider.shutdown();
+    },
   };
   return active;
 }

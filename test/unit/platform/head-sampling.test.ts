@@ -1,11 +1,13 @@
 import { ROOT_CONTEXT, SamplingDecision, SpanKind, trace, TraceFlags } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
-import { CHOSEN_ROOT, headSamplingFromEnv } from '../../../integrations/tracing/sampler';
+import { headSamplingFromEnv } from '../../../integrations/tracing/sampler';
 
 // Its four 32-bit words XOR to 0xffffffff, which the SDK's ratio sampler keeps for no ratio below 1.
 const TRACE_ID = 'ffffffff000000000000000000000000';
-const decide = (env: NodeJS.ProcessEnv, context = ROOT_CONTEXT) =>
-  headSamplingFromEnv(env).sampler.shouldSample(context, TRACE_ID, 'GET', SpanKind.SERVER, {}, []).decision;
+// Its words XOR to 1, which the ratio sampler keeps for any ratio above 0.
+const LOW_TRACE_ID = '00000000000000000000000000000001';
+const decide = (env: NodeJS.ProcessEnv, context = ROOT_CONTEXT, traceId = TRACE_ID) =>
+  headSamplingFromEnv(env).sampler.shouldSample(context, traceId, 'POST', SpanKind.SERVER, {}, []).decision;
 
 describe('head sampling from OTEL_TRACES_SAMPLER', () => {
   it.each([
@@ -23,11 +25,10 @@ describe('head sampling from OTEL_TRACES_SAMPLER', () => {
     expect(headSamplingFromEnv(env).rootRatio).toBe(ratio);
   });
 
-  it('applies the configured sampler to a root the API did not choose, and samples one it chose', () => {
+  it('applies the configured ratio to a root span (a root write: the API draws root reads itself)', () => {
     const env = { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.5' };
     expect(decide(env)).toBe(SamplingDecision.NOT_RECORD);
-    expect(decide(env, ROOT_CONTEXT.setValue(CHOSEN_ROOT, true))).toBe(SamplingDecision.RECORD_AND_SAMPLED);
-    expect(decide({ OTEL_TRACES_SAMPLER: 'always_off' }, ROOT_CONTEXT.setValue(CHOSEN_ROOT, true))).toBe(SamplingDecision.RECORD_AND_SAMPLED);
+    expect(decide(env, ROOT_CONTEXT, LOW_TRACE_ID)).toBe(SamplingDecision.RECORD_AND_SAMPLED);
   });
 
   it("follows a caller's decision under parentbased samplers", () => {

@@ -1,6 +1,7 @@
 // The OTLP exporter in its worker thread (integrations/tracing/threaded-exporter.ts): what reaches
 // the collector is byte for byte what the SDK's own exporter sends for the same spans; failures
 // are the exporter's; a thread that dies is replaced; the process's tracing exports through it.
+// Root reads (root-reads.ts) reach the collector as the SDK's spans for the same reads would.
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, TraceFlags } from '@opentelemetry/api';
 import { ExportResultCode, TraceState, type ExportResult } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
@@ -10,6 +11,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { API_TRACER, type RootReadBatch } from '../../../integrations/tracing/root-reads';
+import { rootReadSpans } from '../../../integrations/tracing/span-records.mjs';
 import { ThreadedOtlpExporter } from '../../../integrations/tracing/threaded-exporter';
 import { startTracing } from '../../../integrations/tracing/tracing';
 
@@ -93,6 +96,59 @@ describe('the span exporter in a worker thread', () => {
       links: [{ traceId: 'a'.repeat(32), spanId: 'b'.repeat(16), traceState: 'vendor=linked', attributes: [{ key: 'why', value: { stringValue: 'batch' } }] }],
     });
     expect(server.attributes).toEqual(expect.arrayContaining([{ key: 'tags', value: { arrayValue: { values: [{ stringValue: 'a' }, { stringValue: 'b' }] } } }]));
+  });
+
+  it('sends root reads as the SDK exporter sends the same SERVER spans recorded by the SDK', async () => {
+    const memory = new InMemorySpanExporter();
+    // The SDK draws a span's id first, then (for a root span) its trace id.
+    const ids = ['2'.repeat(16), '1'.repeat(32), '4'.repeat(16), '3'.repeat(32)];
+    const idGenerator = { generateTraceId: () => ids.shift()!, generateSpanId: () => ids.shift()! };
+    const provider = new BasicTracerProvider({ resource: new Resource({ 'service.name': 'export-thread-test' }), spanProcessors: [new SimpleSpanProcessor(memory)], idGenerator });
+    const origin = 1_700_000_000_000;
+    const reads = [
+      ['1'.repeat(32), '2'.repeat(16), 1234.5, 1240.25, 'GET', '/api/my-capabilities', 200],
+      ['3'.repeat(32), '4'.repeat(16), 2000, 2003.125, 'GET', '/api/forms/:id', 503],
+    ] as const;
+    const tracer = provider.getTracer(API_TRACER);
+    for (const [, , start, end, method, route, status] of reads) {
+      const span = tracer.startSpan(method, { kind: SpanKind.SERVER, attributes: { 'http.request.method': method }, startTime: origin + start }, ROOT_CONTEXT);
+      span.updateName(`${method} ${route}`);
+      span.setAttributes({ 'http.route': route, 'http.response.status_code': status });
+      if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+      span.end(origin + end);
+    }
+    const sdkSpans = memory.getFinishedSpans();
+    expect(sdkSpans.map((s) => s.spanContext().spanId)).toEqual(['2'.repeat(16), '4'.repeat(16)]);
+    const batch: RootReadBatch = { origin, resource: sdkSpans[0]!.resource.attributes, scope: { name: API_TRACER }, records: reads.flat() };
+    const direct = new OTLPTraceExporter({ url: `${base}/v1/traces` });
+    const threaded = new ThreadedOtlpExporter(`${base}/v1/traces`);
+    try {
+      expect(await exportWith(direct, sdkSpans)).toEqual({ code: ExportResultCode.SUCCESS });
+      expect(await new Promise<ExportResult>((resolve) => threaded.exportRootReads(batch, resolve))).toEqual({ code: ExportResultCode.SUCCESS });
+      // Without the thread (another exporter), the spans are made on the main thread by the same code.
+      expect(await exportWith(direct, rootReadSpans(batch))).toEqual({ code: ExportResultCode.SUCCESS });
+    } finally {
+      await direct.shutdown();
+      await threaded.shutdown();
+    }
+    expect(bodies).toHaveLength(3);
+    expect(bodies[1]).toEqual(bodies[0]);
+    expect(bodies[2]).toEqual(bodies[0]);
+    const spans = (bodies[0] as { body: { resourceSpans: { scopeSpans: { spans: Record<string, unknown>[] }[] }[] } }).body.resourceSpans[0]!.scopeSpans[0]!.spans;
+    expect(spans[1]).toMatchObject({
+      traceId: '3'.repeat(32),
+      spanId: '4'.repeat(16),
+      name: 'GET /api/forms/:id',
+      kind: 2,
+      startTimeUnixNano: '1700000002000000000',
+      endTimeUnixNano: '1700000002003125000',
+      status: { code: SpanStatusCode.ERROR },
+    });
+    expect(spans[0]!.attributes).toEqual([
+      { key: 'http.request.method', value: { stringValue: 'GET' } },
+      { key: 'http.route', value: { stringValue: '/api/my-capabilities' } },
+      { key: 'http.response.status_code', value: { intValue: 200 } },
+    ]);
   });
 
   it("fails an export the collector refuses with the exporter's own error, and fails fast once shut down", async () => {
