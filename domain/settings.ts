@@ -156,7 +156,8 @@ export const settingDefs = {
   'docstore.scan': def(z.enum(['off', 'clamav']), 'off', 'Malware scan at finalize: `off` (start-up warning) or `clamav` (clamd INSTREAM over TCP).'),
   'docstore.clamav-host': def(text, '127.0.0.1', 'clamd host when docstore.scan=clamav.'),
   'docstore.clamav-port': def(int(1, 65535), '3310', 'clamd TCP port when docstore.scan=clamav.'),
-  'docstore.clamav-timeout-ms': def(int(100, 3_600_000), '60000', 'Deadline of one clamd scan; a time-out keeps the document PENDING for the durable retry.'),
+  // At most 9 minutes: a scan must end inside its activity's 10-minute start-to-close (workflows/document-scan.ts).
+  'docstore.clamav-timeout-ms': def(int(100, 540_000), '60000', 'Deadline of one clamd scan (at most 540000: inside the scan activity\'s 10-minute limit); a time-out keeps the document PENDING for the durable retry.'),
   'docstore.scan-retry-initial-ms': def(int(10, 3_600_000), '10000', 'First retry delay of the durable documentScan workflow; doubles per attempt.'),
   'docstore.scan-retry-max-ms': def(int(10, 86_400_000), '600000', 'Longest delay between documentScan retries (retries never stop while PENDING).'),
   'docstore.retention-days.forms': def(int(0, 36_500), '365', 'Object-lock retention (GOVERNANCE) of FORMS documents in days; 0: no retention.'),

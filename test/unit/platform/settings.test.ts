@@ -39,6 +39,11 @@ describe('settings', () => {
     expect(message).not.toContain('c2hvcnQ=');
   });
 
+  it('refuses a clamd deadline the scan activity could not wait for (its start-to-close is 10 minutes)', () => {
+    expect(loadSettings({ DOCSTORE_CLAMAV_TIMEOUT_MS: '540000' })['docstore.clamav-timeout-ms']).toBe(540_000);
+    expect(() => loadSettings({ DOCSTORE_CLAMAV_TIMEOUT_MS: '600000' })).toThrow(/DOCSTORE_CLAMAV_TIMEOUT_MS/);
+  });
+
   it('every setting appears in the README settings table with its environment variable', () => {
     const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
     for (const name of Object.keys(settingDefs)) {
