@@ -20,8 +20,9 @@
  * CPU-second of the node (its threads' CPU time over the round); answers a second are reported
  * beside them. Throughput counts 2xx answers only. Goals: the second node with observability off
  * within 0.9-1.1 of the first (else the bench cannot tell the others apart from its noise); metrics
- * >= 0.95 x off; tracing sampled at 10% and at 1% >= 0.85 x off (every request sampled is reported:
- * a recorded span costs about a third of this read); no answer but 2xx.
+ * >= 0.95 x off; tracing sampled at 10% and at 1% >= 0.85 x off (every request sampled is reported
+ * without a goal); no answer but 2xx. The reads here carry no trace context, so the sampled ones are
+ * root reads, recorded without an SDK span (integrations/tracing/root-reads.ts says why).
  *
  * Run: npm run bench -- access-observability
  */
