@@ -182,10 +182,15 @@ describe('the span exporter in a worker thread', () => {
     const tracing = startTracing({ serviceName: 'export-thread-process', endpoint: `${base}/` })!;
     try {
       trace.getTracer('test').startSpan('one span').end();
+      tracing.rootReads.start().end('GET', '/api/forms', 200);
       await tracing.flush();
-      expect(bodies).toHaveLength(1);
-      expect(JSON.stringify(bodies[0])).toContain('"one span"');
-      expect(JSON.stringify(bodies[0])).toContain('export-thread-process');
+      // One batch from the SDK's processor, one of root reads; both carry the provider's resource.
+      expect(bodies).toHaveLength(2);
+      const [sdk, reads] = ['"one span"', '"GET /api/forms"'].map((name) => JSON.stringify(bodies.find((b) => JSON.stringify(b).includes(name))));
+      for (const body of [sdk, reads]) {
+        expect(body).toContain('export-thread-process');
+        expect(body).toContain('telemetry.sdk.language');
+      }
     } finally {
       await tracing.shutdown();
     }
