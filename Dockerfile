@@ -24,4 +24,7 @@ COPY tsconfig.json ./
 USER node
 # 3000: the API; 9464: Prometheus metrics (setting `metrics.port`).
 EXPOSE 3000 9464
-CMD ["npm", "run", "start:api"]
+# The entry point is PID 1 under `node --import tsx`: its SIGTERM handler stops it in order. Under the
+# tsx CLI (or npm), a parent relays the signal, and tsx SIGKILLs a child that does not answer it within
+# about 60 ms (a busy event loop), skipping the drain (test/unit/deploy/entry-commands.test.ts).
+CMD ["node", "--import", "tsx", "workers/api.ts"]

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 
-// A terminal's Ctrl-C reaches every process of the group, and tsx forwards it once more: the
+// A terminal's Ctrl-C reaches every process of the group, and npm forwards it once more: the
 // copies that arrive together are one request. A later signal means "stop now".
 const REPEAT_WINDOW_MS = 3_000;
 

@@ -1,5 +1,6 @@
 // Runs a real entry point (`workers/dev.ts`, `workers/api.ts`, `workers/worker.ts`) as its own
-// process on the Node running the tests, with an environment that holds no setting but the ones
+// process on the Node running the tests, as `npm start` runs it (`node --import tsx`, so SIGTERM
+// reaches its own handler), with an environment that holds no setting but the ones
 // given, so a developer's or CI's variables never leak in.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -7,7 +8,6 @@ import { resolve } from 'node:path';
 import { envName, settingDefs } from '../../workers/config';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const TSX_CLI = resolve(ROOT, 'node_modules/tsx/dist/cli.mjs');
 
 export interface EntryPoint {
   /** stdout and stderr so far. */
@@ -26,7 +26,7 @@ export function startEntryPoint(script: string, settingsEnv: Record<string, stri
   // Entry points run side by side in one test run: no fixed metrics port unless a test asks for one.
   Object.assign(env, { [envName('metrics.port')]: '0' }, settingsEnv);
 
-  const child = spawn(process.execPath, [TSX_CLI, script], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (d) => (output += String(d)));
   child.stderr.on('data', (d) => (output += String(d)));
