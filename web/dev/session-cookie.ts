@@ -1,6 +1,7 @@
 // The development sign-in's session: who signed in, in a cookie the gateway signs with an HMAC
 // so a browser cannot name someone else by editing it. Development only (web/dev/dev-gateway.ts).
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { isMacEncoding } from '../../domain/mac-encoding';
 import type { RequestUser } from '../../api/middleware/identity-fields';
 
 export const SESSION_COOKIE = 'platform_dev_session';
@@ -29,9 +30,7 @@ export function openSession(secret: Buffer, value: string | undefined, now = new
   if (!value || value.length > 4096) return undefined;
   const [body, tag, extra] = value.split('.');
   if (!body || !tag || extra !== undefined) return undefined;
-  const expected = mac(secret, body);
-  const given = Buffer.from(tag, 'base64url');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+  if (!isMacEncoding(tag, mac(secret, body))) return undefined;
   let payload: SessionPayload;
   try {
     payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as SessionPayload;

@@ -41,7 +41,9 @@ describe('embed tokens and the public embed API', () => {
     const bodies: string[] = [];
     const { def: published, token: good } = await publishedForm(ctx, t.asOwner);
     const [body, sig] = good.split('.');
-    const cases: string[] = ['nope', `${body}.${sig!.slice(0, -2)}AA`, `${body}x.${sig}`];
+    // Badly signed: the signature's first character changed (its last ones could already read "AA").
+    const tampered = `${sig![0] === 'A' ? 'B' : 'A'}${sig!.slice(1)}`;
+    const cases: string[] = ['nope', `${body}.${tampered}`, `${body}x.${sig}`];
     // rotated
     const rot = await publishedForm(ctx, t.asOwner);
     await api.post(`/api/form-definitions/${rot.def.id}/embed-token/rotate`, t.asOwner);
