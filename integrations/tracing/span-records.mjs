@@ -3,6 +3,8 @@
 // the export thread (export-worker.mjs) loads it without a TypeScript loader; the main thread uses
 // rootReadSpans itself when its exporter is not the threaded one (tests' in-memory exporter).
 
+import { addHrTimes, hrTimeDuration, millisToHrTime } from '@opentelemetry/core';
+
 const traceState = (serialized) => (serialized === undefined ? undefined : { serialize: () => serialized });
 
 // The exporter groups spans by resource object and scope: the batch's own, shared by its spans.
@@ -35,27 +37,8 @@ const UNSET = 0;
 const ERROR = 2;
 const SAMPLED = 1;
 
-/** Milliseconds as OpenTelemetry's [seconds, nanoseconds], the sum taken apart first so neither half loses precision. */
-const hrTime = (originMs, ms) => {
-  const whole = Math.floor(originMs / 1000) + Math.floor(ms / 1000);
-  let nanos = Math.round((originMs % 1000) * 1e6) + Math.round((ms % 1000) * 1e6);
-  let seconds = whole;
-  while (nanos >= 1e9) {
-    nanos -= 1e9;
-    seconds++;
-  }
-  return [seconds, nanos];
-};
-
-const duration = (start, end) => {
-  let seconds = end[0] - start[0];
-  let nanos = end[1] - start[1];
-  if (nanos < 0) {
-    nanos += 1e9;
-    seconds--;
-  }
-  return [seconds, nanos];
-};
+// As the SDK times its own spans: the origin and the monotonic reading taken apart separately, then added.
+const hrTime = (originMs, ms) => addHrTimes(millisToHrTime(originMs), millisToHrTime(ms));
 
 /** The SERVER spans of a batch of root reads (root-reads.ts says what a root read is). */
 export const rootReadSpans = (batch) => {
@@ -74,7 +57,7 @@ export const rootReadSpans = (batch) => {
       parentSpanId: undefined,
       startTime,
       endTime,
-      duration: duration(startTime, endTime),
+      duration: hrTimeDuration(startTime, endTime),
       status: { code: status >= 500 ? ERROR : UNSET },
       attributes: { 'http.request.method': method, 'http.route': route, 'http.response.status_code': status },
       links: [],

@@ -4,15 +4,16 @@
 // 2. A per-session token: a random value in an HttpOnly, SameSite=Strict cookie (Path=/console),
 //    and in every form an HMAC of the signed-in user under that value. Another site can neither
 //    read the cookie nor compute the field, and a token issued to one user is void for another.
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
+import { isMacEncoding } from '../../domain/mac-encoding';
 import type { ConsoleEnv } from './env';
 
 export const CSRF_COOKIE = 'console_session';
 export const CSRF_FIELD = '_csrf';
 
-const tokenFor = (session: string, userId: string) => createHmac('sha256', session).update(`console-csrf\u0000${userId}`).digest('base64url');
+const macFor = (session: string, userId: string) => createHmac('sha256', session).update(`console-csrf\u0000${userId}`).digest();
 
 const isHttps = (c: Context) => c.req.header('X-Forwarded-Proto') === 'https' || new URL(c.req.url).protocol === 'https:';
 
@@ -27,7 +28,7 @@ function sessionOf(c: Context<ConsoleEnv>): string {
 
 /** The token this page's forms carry (the cookie is set on the response when the browser had none). */
 export function issueCsrfToken(c: Context<ConsoleEnv>, userId: string): string {
-  return tokenFor(sessionOf(c), userId);
+  return macFor(sessionOf(c), userId).toString('base64url');
 }
 
 /** Why a POST is refused as cross-site, or null when it may proceed. */
@@ -55,7 +56,5 @@ const safeHost = (origin: string) => {
 export function csrfTokenMatches(c: Context<ConsoleEnv>, userId: string, sent: unknown): boolean {
   const session = getCookie(c, CSRF_COOKIE);
   if (!session || typeof sent !== 'string') return false;
-  const expected = Buffer.from(tokenFor(session, userId));
-  const given = Buffer.from(sent);
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return isMacEncoding(sent, macFor(session, userId));
 }
